@@ -1,0 +1,38 @@
+# Two commands do all the set-up on a fresh machine: `make run` and `make test`.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PYTHON ?= python3
+PORT ?= 8501
+
+.PHONY: run test lint bench install install-dev clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+
+$(VENV)/.run-installed: requirements.txt | $(VENV)/bin/python
+	$(PY) -m pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(VENV)/bin/python
+	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $@ $(VENV)/.run-installed
+
+install: $(VENV)/.run-installed
+install-dev: $(VENV)/.dev-installed
+
+run: install
+	$(PY) -m streamlit run app.py --server.port $(PORT)
+
+test: install-dev
+	$(PY) -m pytest
+
+lint: install-dev
+	$(PY) -m ruff check .
+
+bench: install-dev
+	$(PY) bench/playground.py
+	$(PY) bench/bpe_train.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache
