@@ -1,0 +1,307 @@
+"""The one token-span renderer: tokens drawn as colored pills over the original text, as HTML.
+
+Every page that shows tokens (the Playground, the BPE step-by-step page, trained tokenizers) calls
+``render_spans``; nothing else in the project builds span HTML. It is a pure function of the text and
+its ``Token``s, so it is tested as a string and cached by the caller.
+
+What it draws and why:
+
+- Each pill shows ``text[start:end]`` of the *original* text, never a decoded token: a token that
+  holds part of a UTF-8 character has no text of its own (decoding it alone gives "�").
+- Tokens whose character spans overlap (the two or three byte tokens that make one emoji, or a
+  space-plus-half-an-emoji token and the token with the other half) form one bracketed group that
+  shows the characters once, a counter ("3 tokens") and each token's bytes in hex.
+- The color is a hash of the token id into ``PALETTE_SIZE`` pastel classes, the same on every page
+  and in every column; a pill that would get its left neighbour's color gets the ``tp-alt`` shade.
+- Zero-width tokens (``ADDED``: BOS, ``[CLS]``) are badges at their position; ``SPECIAL`` tokens
+  read from the text are badges over their text; byte-fallback and unknown tokens get their own style.
+- Text no token covers (the spaces BERT drops) is drawn plain and muted, so the whole text shows.
+
+Colors and shapes live in ``assets/spans.css`` (class names prefixed ``tp-``).
+"""
+
+from __future__ import annotations
+
+import codecs
+import html
+from collections.abc import Callable, Collection, Iterator, Sequence
+from dataclasses import dataclass
+
+from core.types import ADDED, BYTE_FALLBACK, SPECIAL, UNKNOWN, Token
+
+PALETTE_SIZE = 16
+DEFAULT_LIMIT = 5000
+
+# Whitespace marks for the "show whitespace" toggle. The real newline is kept after ↵ so lines break.
+WHITESPACE_MARKS = {" ": "·", "\t": "→", "\n": "↵\n", "\r": "␍", "\u00a0": "⍽", "\u3000": "□"}
+# The same marks inside a tooltip, where a real newline would only confuse.
+_TITLE_MARKS = str.maketrans({" ": "·", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "⍽"})
+
+_KIND_CLASS = {BYTE_FALLBACK: "tp-byte", UNKNOWN: "tp-unk", SPECIAL: "tp-special", ADDED: "tp-added"}
+_KIND_NOTE = {
+    BYTE_FALLBACK: "byte-fallback piece",
+    UNKNOWN: "unknown token: the text under it is lost",
+    SPECIAL: "special token",
+    ADDED: "added by the tokenizer, not in the text",
+}
+
+
+def token_color(token_id: int) -> int:
+    """The palette index of a token id: stable across runs, pages and processes.
+
+    Subtle: Python's ``hash`` of an int is the int itself, so neighbouring ids would get neighbouring
+    colors; a multiplicative (Fibonacci) hash spreads them. The top bits are the well-mixed ones.
+
+    >>> token_color(1917) == token_color(1917)
+    True
+    """
+    return ((token_id * 2654435761) & 0xFFFFFFFF) * PALETTE_SIZE >> 32
+
+
+def hex_bytes(data: bytes) -> str:
+    """Bytes as spaced upper-case hex.
+
+    >>> hex_bytes("é".encode())
+    'C3 A9'
+    """
+    return data.hex(" ").upper()
+
+
+def printable(data: bytes) -> str:
+    """A one-line printable form of a token's bytes: whitespace as marks, broken UTF-8 as ``\\xF0``.
+
+    >>> printable(b" world\\n")
+    '·world↵'
+    >>> printable(b"\\xf0\\x9f")
+    '\\\\xF0\\\\x9F'
+    """
+    return data.decode("utf-8", errors=_HEX_ESCAPE).translate(_TITLE_MARKS)
+
+
+def render_ids(tokens: Sequence[Token]) -> str:
+    """The token ids as a Python list literal, for a copyable code block.
+
+    >>> render_ids([Token(15496, b"Hello", 0, 5), Token(995, b" world", 5, 11)])
+    '[15496, 995]'
+    """
+    return "[" + ", ".join(str(token.id) for token in tokens) + "]"
+
+
+def render_spans(
+    text: str,
+    tokens: Sequence[Token],
+    *,
+    show_whitespace: bool = False,
+    raw_pieces: bool = False,
+    piece: Callable[[int], str] | None = None,
+    limit: int = DEFAULT_LIMIT,
+    highlight: Collection[int] = (),
+    extra_title: Callable[[Token], str] | None = None,
+) -> str:
+    """HTML for ``tokens`` of ``text`` as colored pills; every piece of text in it is escaped.
+
+    ``piece(id)`` gives the raw vocabulary string ("Ġworld", "▁world", "##ing"): it is shown in the
+    tooltip, and instead of the text when ``raw_pieces`` is on. ``highlight`` holds token *indices*
+    (positions in ``tokens``, not ids): "the spans the k-th merge created" is a set of positions,
+    and an id would light up every occurrence. ``extra_title(token)`` adds a line to the tooltip
+    (a merge rank, a score). After ``limit`` tokens the drawing stops with a note saying how many
+    there are in all.
+
+    >>> render_spans("hi", [Token(6151, b"hi", 0, 2)]).count('class="tp-t ')
+    1
+    """
+    if limit < 0:
+        raise ValueError("limit must be 0 or more (the number of tokens to draw)")
+    marks = _Marks(show_whitespace)
+    out: list[str] = ['<div class="tp-spans">']
+    cursor = 0
+    drawn = 0
+    previous_color: int | None = None
+    for group in _groups(tokens):
+        if drawn >= limit:
+            break
+        first = group.members[0][1]
+        if first.start > cursor:
+            out.append(_gap(text[cursor : first.start], marks))
+            previous_color = None
+        if len(group.members) == 1:
+            index, token = group.members[0]
+            color = token_color(token.id)
+            alt = color == previous_color
+            out.append(
+                _pill(text, token, marks=marks, alt=alt, raw=raw_pieces, piece=piece,
+                      highlighted=index in highlight, extra_title=extra_title)
+            )
+            previous_color = None if token.start == token.end else color
+        else:
+            out.append(
+                _group(text, group, marks=marks, raw=raw_pieces, piece=piece,
+                       highlight=highlight, extra_title=extra_title)
+            )
+            previous_color = None
+        cursor = max(cursor, group.end)
+        drawn += len(group.members)
+    if drawn < len(tokens):
+        out.append(
+            f'<div class="tp-limit">showing {drawn:,} of {len(tokens):,} tokens — '
+            "counts below cover the whole text</div>"
+        )
+    elif cursor < len(text):
+        out.append(_gap(text[cursor:], marks))
+    out.append("</div>")
+    return "".join(out)
+
+
+@dataclass
+class _Group:
+    """Consecutive tokens whose character spans overlap; ``members`` are (index, token) pairs."""
+
+    members: list[tuple[int, Token]]
+    end: int
+
+
+def _groups(tokens: Sequence[Token]) -> Iterator[_Group]:
+    """Split tokens into runs that share characters; a zero-width token is always alone."""
+    current: _Group | None = None
+    for index, token in enumerate(tokens):
+        zero_width = token.start >= token.end
+        if current is not None and not zero_width and token.start < current.end:
+            current.members.append((index, token))
+            current.end = max(current.end, token.end)
+            continue
+        if current is not None:
+            yield current
+        current = _Group([(index, token)], token.end)
+        if zero_width:
+            yield current
+            current = None
+    if current is not None:
+        yield current
+
+
+class _Marks:
+    """Escapes a piece of text for HTML, optionally making its whitespace visible."""
+
+    def __init__(self, show_whitespace: bool) -> None:
+        self.show = show_whitespace
+
+    def __call__(self, text: str) -> str:
+        if not self.show or not any(ch in WHITESPACE_MARKS for ch in text):
+            return html.escape(text, quote=True)
+        parts: list[str] = []
+        for ch in text:
+            mark = WHITESPACE_MARKS.get(ch)
+            if mark is None:
+                parts.append(html.escape(ch, quote=True))
+            elif ch == "\n":
+                parts.append('<span class="tp-ws">↵</span>\n')
+            else:
+                parts.append(f'<span class="tp-ws">{mark}</span>')
+        return "".join(parts)
+
+
+def _title(token: Token, piece: Callable[[int], str] | None, extra: Callable[[Token], str] | None) -> str:
+    """Tooltip lines for one token: id, hex bytes and length, printable piece, kind, extra."""
+    lines = [f"id {token.id}", f"bytes {hex_bytes(token.bytes) or '(none)'} · {len(token.bytes)} B"]
+    shown = piece(token.id) if piece is not None else printable(token.bytes)
+    lines.append(f"piece {shown.translate(_TITLE_MARKS)!s}" if shown else "piece (empty)")
+    if token.kind in _KIND_NOTE:
+        lines.append(_KIND_NOTE[token.kind])
+    if extra is not None:
+        extra_line = extra(token)
+        if extra_line:
+            lines.append(extra_line)
+    return html.escape("\n".join(lines), quote=True)
+
+
+def _pill(
+    text: str,
+    token: Token,
+    *,
+    marks: _Marks,
+    alt: bool,
+    raw: bool,
+    piece: Callable[[int], str] | None,
+    highlighted: bool,
+    extra_title: Callable[[Token], str] | None,
+) -> str:
+    """One token: a pill over its characters, or a badge for special and zero-width tokens."""
+    classes = ["tp-t", f"tp-c{token_color(token.id)}"]
+    if token.kind in _KIND_CLASS:
+        classes.append(_KIND_CLASS[token.kind])
+    if alt:
+        classes.append("tp-alt")
+    if highlighted:
+        classes.append("tp-hl")
+    covered = text[token.start : token.end]
+    if token.kind in (SPECIAL, ADDED):
+        label = html.escape(piece(token.id) if piece is not None else _literal(token), quote=True)
+    elif raw and piece is not None:
+        # Raw pieces have no newline of their own ("Ċ"); keep the line break of the text after it.
+        label = html.escape(piece(token.id), quote=True) + ("\n" if covered.endswith("\n") else "")
+        classes.append("tp-raw")
+    elif token.start >= token.end:
+        # A zero-width text token (SentencePiece's inserted "▁"): show what it stands for.
+        label = html.escape(printable(token.bytes), quote=True) or "∅"
+        classes.append("tp-zw")
+    else:
+        label = marks(covered)
+    title = _title(token, piece, extra_title)
+    return f'<span class="{" ".join(classes)}" title="{title}" tabindex="-1">{label}</span>'
+
+
+def _group(
+    text: str,
+    group: _Group,
+    *,
+    marks: _Marks,
+    raw: bool,
+    piece: Callable[[int], str] | None,
+    highlight: Collection[int],
+    extra_title: Callable[[Token], str] | None,
+) -> str:
+    """Tokens that share characters: the characters once, a counter, and each token's bytes."""
+    start = group.members[0][1].start
+    covered = text[start : group.end]
+    classes = ["tp-group"]
+    if any(token.kind == BYTE_FALLBACK for _, token in group.members):
+        classes.append("tp-byte")
+    if any(index in highlight for index, _ in group.members):
+        classes.append("tp-hl")
+    chips = []
+    for _, token in group.members:
+        shown = piece(token.id) if raw and piece is not None else hex_bytes(token.bytes)
+        chips.append(
+            f'<span class="tp-gb tp-c{token_color(token.id)}" title="{_title(token, piece, extra_title)}">'
+            f"{html.escape(shown, quote=True)}</span>"
+        )
+    count = len(group.members)
+    title = html.escape(f"{count} tokens share {printable(covered.encode())!s}", quote=True)
+    return (
+        f'<span class="{" ".join(classes)}" title="{title}" tabindex="-1">'
+        f'<span class="tp-gtext">{marks(covered)}</span>'
+        f'<span class="tp-gmeta"><span class="tp-gcount">{count} tokens</span>{"".join(chips)}</span>'
+        "</span>"
+    )
+
+
+def _gap(covered: str, marks: _Marks) -> str:
+    """Text no token covers: plain and muted, so the whole input still shows."""
+    return f'<span class="tp-gap" title="not covered by any token">{marks(covered)}</span>'
+
+
+def _literal(token: Token) -> str:
+    """The literal text of a special or added token (whole, so decoding it alone is safe)."""
+    return token.bytes.decode("utf-8", errors="replace") or f"<{token.id}>"
+
+
+def _hex_escape(error: UnicodeError) -> tuple[str, int]:
+    r"""Decode error handler: each undecodable byte as ``\xF0``, upper-case to match the hex view."""
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    bad = error.object[error.start : error.end]
+    return "".join(f"\\x{byte:02X}" for byte in bad), error.end
+
+
+_HEX_ESCAPE = "tokenizer-playground-hex"
+codecs.register_error(_HEX_ESCAPE, _hex_escape)
