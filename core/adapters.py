@@ -1,0 +1,137 @@
+"""What every wrapped pretrained tokenizer shares: its base class and the offset helpers.
+
+The adapters themselves live one per library (``core.tiktoken_adapter``,
+``core.sentencepiece_adapter``, ``core.hf_adapter``); each turns the library's output into
+``core.types.Token`` with code-point offsets into the *original* text. This module imports no
+tokenizer library, so importing it is cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import accumulate
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from core.types import ADDED, Token
+
+if TYPE_CHECKING:
+    from core.pretrained import PretrainedSpec
+
+
+class PretrainedTokenizer:
+    """A pretrained tokenizer behind the playground's ``Tokenizer`` protocol.
+
+    Subtle: ``count`` counts the tokens of the text only (no BOS/[CLS]/</s> the tokenizer adds on
+    its own), so it equals the number of non-``ADDED`` tokens ``encode`` returns.
+    """
+
+    pattern: str | None = None  # pre-tokenization regex, byte-level BPE only
+    mergeable_ranks: Mapping[bytes, int] | None = None  # byte-level BPE only
+
+    def __init__(
+        self, spec: PretrainedSpec, *, source: str, special_tokens: Mapping[str, int], lossless: bool,
+        vocab_size: int | None = None,
+    ) -> None:
+        self.key = spec.key
+        self.name = spec.name
+        self.family = spec.family
+        self.algorithm = spec.algorithm
+        self.vocab_size = vocab_size if vocab_size is not None else spec.vocab_size
+        self.license = spec.license
+        self.attribution = spec.attribution
+        self.notes = spec.notes
+        self.source = source
+        self.special_tokens: Mapping[str, int] = MappingProxyType(dict(special_tokens))
+        self.lossless = lossless
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.key!r} from {self.source}>"
+
+    def encode(self, text: str, *, allow_special: bool = False) -> list[Token]:
+        raise NotImplementedError
+
+    def decode(self, ids: Sequence[int]) -> str:
+        raise NotImplementedError
+
+    def piece(self, id: int) -> str:  # noqa: A002 (the protocol's name)
+        raise NotImplementedError
+
+    def count(self, text: str, *, allow_special: bool = False) -> int:
+        raise NotImplementedError
+
+
+def added(id: int, literal: str, at: int) -> Token:  # noqa: A002
+    """A token the tokenizer inserted on its own: zero-width at ``at``, bytes are its literal text."""
+    return Token(id, literal.encode(), at, at, ADDED)
+
+
+def byte_chunk_spans(text: str, lengths: Sequence[int]) -> tuple[list[int], list[int]]:
+    """Code-point (start, end) of consecutive byte chunks of ``text.encode()``.
+
+    A chunk holding part of a character gets that whole character: start is the index of the
+    character containing its first byte, end is one past the character containing its last byte.
+    Chunks must be non-empty and add up to the UTF-8 length of ``text``.
+
+    >>> byte_chunk_spans("a🙂", [1, 2, 2])
+    ([0, 1, 1], [1, 2, 2])
+    """
+    ends = list(accumulate(lengths))
+    if text.isascii():
+        return [0, *ends[:-1]], ends
+    import numpy as np
+
+    data = np.frombuffer(text.encode(), dtype=np.uint8)
+    # subtle: a byte starts a character unless it is a continuation byte 10xxxxxx
+    char_of_byte = np.cumsum((data & 0xC0) != 0x80) - 1
+    byte_ends = np.asarray(ends, dtype=np.int64)
+    byte_starts = byte_ends - np.asarray(lengths, dtype=np.int64)
+    return char_of_byte[byte_starts].tolist(), (char_of_byte[byte_ends - 1] + 1).tolist()
+
+
+def split_on_specials(text: str, specials: Mapping[str, int]) -> list[tuple[str, int, bool]]:
+    """``(segment, start, is_special)`` pieces of ``text``, cut at every special-token string.
+
+    For libraries without a switch of their own (sentencepiece): longest strings win.
+
+    >>> split_on_specials("a<s>b", {"<s>": 1})
+    [('a', 0, False), ('<s>', 1, True), ('b', 4, False)]
+    """
+    import regex
+
+    if not specials or not text:
+        return [(text, 0, False)] if text else []
+    alternation = "|".join(regex.escape(s) for s in sorted(specials, key=len, reverse=True))
+    parts: list[tuple[str, int, bool]] = []
+    position = 0
+    for match in regex.finditer(alternation, text):
+        if match.start() > position:
+            parts.append((text[position : match.start()], position, False))
+        parts.append((match.group(), match.start(), True))
+        position = match.end()
+    if position < len(text):
+        parts.append((text[position:], position, False))
+    return parts
+
+
+def _byte_level_alphabet() -> list[str]:
+    """GPT-2's printable stand-in for each byte: printable Latin-1 bytes stand for themselves,
+    the other 68 bytes are given the characters from U+0100 on, in byte order ("Ġ" is the space)."""
+    printable = set(range(ord("!"), ord("~") + 1)) | set(range(0xA1, 0xAD)) | set(range(0xAE, 0x100))
+    alphabet, extra = [], 0
+    for byte in range(256):
+        if byte in printable:
+            alphabet.append(chr(byte))
+        else:
+            alphabet.append(chr(0x100 + extra))
+            extra += 1
+    return alphabet
+
+
+BYTE_TO_UNICODE: tuple[str, ...] = tuple(_byte_level_alphabet())
+UNICODE_TO_BYTE: Mapping[str, int] = MappingProxyType({c: b for b, c in enumerate(BYTE_TO_UNICODE)})
+
+
+def byte_level_piece(data: bytes) -> str:
+    """The vocabulary spelling of a byte-level BPE token: ``b" world"`` -> ``"Ġworld"``."""
+    return "".join(BYTE_TO_UNICODE[b] for b in data)

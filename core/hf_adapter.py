@@ -1,0 +1,98 @@
+"""Hugging Face ``tokenizers`` models (BERT, mBERT, XLM-R, Claude legacy) with the playground's verbs.
+
+The library already reports code-point offsets into the original text and marks what its
+post-processor added ([CLS], [SEP], <s>, </s>); this adapter only names the token kinds and turns
+the vocabulary strings into bytes, which depends on the model's spelling (``style``):
+``"wordpiece"`` drops the ``##``, ``"metaspace"`` reads ``▁`` as a space, ``"bytelevel"`` maps
+GPT-2's printable stand-ins back to bytes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from core.adapters import UNICODE_TO_BYTE, PretrainedTokenizer
+from core.types import ADDED, SPECIAL, TEXT, UNKNOWN, Token
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+    from core.pretrained import PretrainedSpec
+
+STYLES = ("wordpiece", "metaspace", "bytelevel")
+_UNKNOWN_STRINGS = ("[UNK]", "<unk>")
+
+
+class HFTokenizer(PretrainedTokenizer):
+    """A ``tokenizers.Tokenizer``.
+
+    Subtle: the library matches special-token strings in the text on its own; the
+    ``encode_special_tokens`` switch turns that off, and it lives on the shared object, so it is
+    set and used under a lock (Streamlit runs sessions in threads).
+    """
+
+    def __init__(
+        self, spec: PretrainedSpec, *, source: str, tokenizer: Tokenizer, style: str, lossless: bool = False
+    ) -> None:
+        if style not in STYLES:
+            raise ValueError(f"style must be one of {STYLES}, not {style!r}")
+        specials = {t.content: i for i, t in tokenizer.get_added_tokens_decoder().items() if t.special}
+        super().__init__(
+            spec, source=source, special_tokens=specials, lossless=lossless,
+            vocab_size=tokenizer.get_vocab_size(with_added_tokens=True),
+        )
+        self._tok = tokenizer
+        self._style = style
+        self._unknown = frozenset(specials[s] for s in _UNKNOWN_STRINGS if s in specials)
+        self._lock = threading.Lock()
+
+    def _encoding(self, text: str, *, allow_special: bool, add_special_tokens: bool = True):
+        with self._lock:
+            self._tok.encode_special_tokens = not allow_special
+            return self._tok.encode(text, add_special_tokens=add_special_tokens)
+
+    def encode(self, text: str, *, allow_special: bool = False) -> list[Token]:
+        encoding = self._encoding(text, allow_special=allow_special)
+        special_ids = frozenset(self.special_tokens.values())
+        tokens: list[Token] = []
+        seen_text = False
+        for i, string, (start, end), was_added in zip(
+            encoding.ids, encoding.tokens, encoding.offsets, encoding.special_tokens_mask, strict=True
+        ):
+            if was_added:
+                at = len(text) if seen_text else 0
+                tokens.append(Token(i, string.encode(), at, at, ADDED))
+            elif i in self._unknown:
+                tokens.append(Token(i, b"", start, end, UNKNOWN))
+            elif allow_special and i in special_ids:
+                # subtle: XLM-R's <mask> takes the space before it (lstrip): the offsets keep it
+                tokens.append(Token(i, self.piece(i).encode(), start, end, SPECIAL))
+            else:
+                data = self._bytes(string, text, start, first=not seen_text)
+                tokens.append(Token(i, data, start, end, TEXT))
+            seen_text = seen_text or not was_added
+        return tokens
+
+    def _bytes(self, string: str, text: str, start: int, *, first: bool) -> bytes:
+        if self._style == "wordpiece":
+            return string.removeprefix("##").encode()
+        if self._style == "bytelevel":
+            return bytes(UNICODE_TO_BYTE[c] for c in string)
+        spelled = string.replace("\u2581", " ")
+        # subtle: Metaspace prepends "▁" to a text that does not start with a space; that space
+        # is not in the text, so the first token does not carry it.
+        if first and spelled.startswith(" ") and not text[start : start + 1].isspace():
+            spelled = spelled[1:]
+        return spelled.encode()
+
+    def count(self, text: str, *, allow_special: bool = False) -> int:
+        return len(self._encoding(text, allow_special=allow_special, add_special_tokens=False).ids)
+
+    def decode(self, ids: Sequence[int]) -> str:
+        """The library's decoder; special tokens (the added [CLS]/[SEP] among them) are skipped."""
+        return self._tok.decode(list(ids), skip_special_tokens=True)
+
+    def piece(self, id: int) -> str:  # noqa: A002
+        return self._tok.id_to_token(id) or ""

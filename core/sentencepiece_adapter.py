@@ -1,0 +1,103 @@
+"""SentencePiece models (Llama 2, Mistral v1/v3, T5) with the playground's verbs.
+
+Offsets come from sentencepiece's own code-point offset mapping into the original text, so T5's
+NFKC normalization does not shift them. ``▁`` is a space in ``Token.bytes``; ``<0xNN>`` pieces are
+``BYTE_FALLBACK`` tokens holding that one byte; ``<unk>`` is ``UNKNOWN`` with no bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from core.adapters import PretrainedTokenizer, added, split_on_specials
+from core.types import BYTE_FALLBACK, SPECIAL, TEXT, UNKNOWN, Token
+
+if TYPE_CHECKING:
+    from core.pretrained import PretrainedSpec
+
+
+class SentencePieceTokenizer(PretrainedTokenizer):
+    """A ``SentencePieceProcessor``; ``add_bos``/``add_eos`` say what the model's users add.
+
+    Subtle: sentencepiece puts a "dummy prefix" ``▁`` before the text, so the first piece of
+    "Hello" is ``▁Hello``. That space is not in the text: the first piece's bytes leave it out (so
+    🙂 under Llama 2 is a zero-width ``▁`` and four byte pieces), while ``piece()`` shows ``▁Hello``.
+    Control symbols (``<s>``) in the text are plain text to sentencepiece; with ``allow_special``
+    the text is cut at them here.
+    """
+
+    def __init__(
+        self, spec: PretrainedSpec, *, source: str, path: Path, add_bos: bool, add_eos: bool, lossless: bool
+    ) -> None:
+        import sentencepiece
+
+        sp = sentencepiece.SentencePieceProcessor(model_file=str(path))
+        size = sp.get_piece_size()
+        specials = {sp.id_to_piece(i): i for i in range(size) if sp.is_control(i) or sp.is_unknown(i)}
+        super().__init__(spec, source=source, special_tokens=specials, lossless=lossless, vocab_size=size)
+        self._sp = sp
+        self._bytes: list[bytes] = []
+        self._kinds: list[str] = []
+        for i in range(size):
+            piece = sp.id_to_piece(i)
+            if sp.is_byte(i):
+                self._bytes.append(bytes([int(piece[3:5], 16)]))
+                self._kinds.append(BYTE_FALLBACK)
+            elif sp.is_unknown(i):
+                self._bytes.append(b"")
+                self._kinds.append(UNKNOWN)
+            else:
+                self._bytes.append(piece.replace("\u2581", " ").encode())
+                self._kinds.append(SPECIAL if i in specials.values() else TEXT)
+        self._dummy_prefix = sp.encode("a", out_type=str)[0].startswith("\u2581")
+        self._bos = (sp.bos_id(), sp.id_to_piece(sp.bos_id())) if add_bos else None
+        self._eos = (sp.eos_id(), sp.id_to_piece(sp.eos_id())) if add_eos else None
+
+    def _segments(self, text: str, allow_special: bool) -> list[tuple[str, int, bool]]:
+        if allow_special:
+            return split_on_specials(text, self.special_tokens)
+        return [(text, 0, False)] if text else []
+
+    def encode(self, text: str, *, allow_special: bool = False) -> list[Token]:
+        tokens = [added(*self._bos, 0)] if self._bos else []
+        for segment, offset, is_special in self._segments(text, allow_special):
+            if is_special:
+                tokens.append(Token(self.special_tokens[segment], segment.encode(), offset, offset + len(segment), SPECIAL))
+            else:
+                tokens.extend(self._encode_plain(segment, offset))
+        if self._eos:
+            tokens.append(added(*self._eos, len(text)))
+        return tokens
+
+    def _encode_plain(self, text: str, offset: int) -> list[Token]:
+        mapping = self._sp.encode(text, return_type="offset_mapping")
+        ids: list[int] = mapping["ids"]
+        spans: list[tuple[int, int]] = list(mapping["offsets"])
+        kinds = self._kinds
+        # subtle: the byte pieces of one character all but the last come out zero-width; give
+        # each the span of the byte piece after it, so they share their character's offsets.
+        for k in range(len(ids) - 2, -1, -1):
+            if kinds[ids[k]] == BYTE_FALLBACK and kinds[ids[k + 1]] == BYTE_FALLBACK and spans[k][0] == spans[k][1]:
+                spans[k] = spans[k + 1]
+        tokens = [
+            Token(i, self._bytes[i], s + offset, e + offset, kinds[i]) for i, (s, e) in zip(ids, spans, strict=True)
+        ]
+        if tokens and self._dummy_prefix and tokens[0].kind == TEXT and tokens[0].bytes.startswith(b" "):
+            first = tokens[0]
+            tokens[0] = Token(first.id, first.bytes[1:], first.start, first.end, first.kind)
+        return tokens
+
+    def count(self, text: str, *, allow_special: bool = False) -> int:
+        return sum(
+            1 if is_special else len(self._sp.encode(segment))
+            for segment, _, is_special in self._segments(text, allow_special)
+        )
+
+    def decode(self, ids: Sequence[int]) -> str:
+        """Decoded by sentencepiece, which drops control tokens such as the BOS it did not write."""
+        return self._sp.decode(list(ids))
+
+    def piece(self, id: int) -> str:  # noqa: A002
+        return self._sp.id_to_piece(id)

@@ -1,0 +1,140 @@
+"""Byte-level BPE through tiktoken: GPT-2, p50k, cl100k, o200k, Llama 3, Qwen and Mistral's Tekken.
+
+One adapter for all of them; what differs is data (ranks, pattern, special tokens, an id offset,
+a BOS, NFC). Offsets come from cumulative byte lengths, so a 1 MB text needs no per-character
+Python loop. What this module does not do: find or verify the files (``core.sources``).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from core.adapters import PretrainedTokenizer, added, byte_chunk_spans, byte_level_piece
+from core.types import SPECIAL, TEXT, Token
+
+if TYPE_CHECKING:
+    from core.pretrained import PretrainedSpec
+
+
+class TiktokenTokenizer(PretrainedTokenizer):
+    """A tiktoken ``Encoding`` with the playground's verbs.
+
+    ``id_offset`` shifts every vocabulary id (Tekken puts 1,000 special ids first); special tokens
+    then get internal ids after the ranks and are translated back. ``bos`` names a special token
+    inserted at the start as an ``ADDED`` token. With ``nfc`` the text is NFC-normalized first
+    (Qwen) and offsets are mapped back to the original text.
+    """
+
+    def __init__(
+        self, spec: PretrainedSpec, *, source: str, ranks: dict[bytes, int], pattern: str,
+        special_tokens: Mapping[str, int], id_offset: int = 0, bos: str | None = None, nfc: bool = False,
+    ) -> None:
+        import tiktoken
+
+        super().__init__(spec, source=source, special_tokens=special_tokens, lossless=not nfc)
+        self.pattern = pattern
+        n_ranks = max(ranks.values(), default=-1) + 1  # p50k has a gap: <|endoftext|> sits among the ranks
+        if id_offset:
+            internal = {s: n_ranks + k for k, s in enumerate(special_tokens)}
+            self._to_public = [i + id_offset for i in range(n_ranks)] + list(special_tokens.values())
+            self._to_internal = {public: i for i, public in enumerate(self._to_public)}
+            self.mergeable_ranks = {b: r + id_offset for b, r in ranks.items()}
+        else:
+            internal = dict(special_tokens)
+            self._to_public = None
+            self._to_internal = None
+            self.mergeable_ranks = ranks
+        self._enc = tiktoken.Encoding(spec.key, pat_str=pattern, mergeable_ranks=ranks, special_tokens=internal)
+        size = max([n_ranks - 1, *internal.values()]) + 1
+        self._bytes: list[bytes] = [b""] * size
+        for data, rank in ranks.items():
+            self._bytes[rank] = data
+        for literal, i in internal.items():
+            self._bytes[i] = literal.encode()
+        self._special_internal = frozenset(internal.values())
+        self._kinds = [SPECIAL if i in self._special_internal else TEXT for i in range(size)]
+        self._bos = (special_tokens[bos], bos) if bos else None
+        self._nfc = nfc
+
+    def _public(self, ids: list[int]) -> list[int]:
+        table = self._to_public
+        return ids if table is None else list(map(table.__getitem__, ids))
+
+    def _internal(self, ids: Sequence[int]) -> list[int]:
+        table = self._to_internal
+        return list(ids) if table is None else [table[i] for i in ids]
+
+    def _ids(self, text: str, allow_special: bool) -> list[int]:
+        if allow_special:
+            return self._enc.encode(text, allowed_special="all", disallowed_special=())
+        return self._enc.encode_ordinary(text)
+
+    def encode(self, text: str, *, allow_special: bool = False) -> list[Token]:
+        """Tokens of ``text`` (a special-token string is plain text unless ``allow_special``).
+
+        >>> # enc.encode("Hello")  ->  [Token(id=9906, bytes=b'Hello', start=0, end=5, kind='text')]
+        """
+        normalized, alignment = nfc_with_alignment(text) if self._nfc else (text, None)
+        internal = self._ids(normalized, allow_special)
+        pieces = list(map(self._bytes.__getitem__, internal))
+        starts, ends = byte_chunk_spans(normalized, list(map(len, pieces)))
+        if alignment is not None:
+            starts = [alignment[0][s] for s in starts]
+            ends = [alignment[1][e - 1] for e in ends]
+        kinds = map(self._kinds.__getitem__, internal)
+        tokens = [added(*self._bos, 0)] if self._bos else []
+        # map() over the constructor: a 1 MB text is ~250k tokens, and a listcomp frame per token shows
+        tokens += map(Token, self._public(internal), pieces, starts, ends, kinds)
+        return tokens
+
+    def count(self, text: str, *, allow_special: bool = False) -> int:
+        if self._nfc:
+            text = unicodedata.normalize("NFC", text)
+        return len(self._ids(text, allow_special))
+
+    def decode(self, ids: Sequence[int]) -> str:
+        ids = list(ids)
+        if self._bos and ids[:1] == [self._bos[0]]:
+            ids = ids[1:]  # the BOS encode added on its own
+        return self._enc.decode(self._internal(ids))
+
+    def piece(self, id: int) -> str:  # noqa: A002
+        internal = self._internal([id])[0]
+        data = self._bytes[internal]
+        return data.decode() if internal in self._special_internal else byte_level_piece(data)
+
+
+def nfc_with_alignment(text: str) -> tuple[str, tuple[list[int], list[int]] | None]:
+    """NFC of ``text`` and, when it differs, each normalized character's (start, end) in ``text``.
+
+    Subtle: NFC composes within a grapheme cluster, so clusters are normalized one at a time; a
+    cluster that changes maps all its normalized characters to its whole original span. When that
+    assumption fails (it should not), every character maps to the whole text rather than lie.
+
+    >>> nfc_with_alignment("e\\u0301!")
+    ('é!', ([0, 2], [2, 3]))
+    """
+    if unicodedata.is_normalized("NFC", text):
+        return text, None
+    import regex
+
+    parts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for match in regex.finditer(r"\X", text):
+        cluster, begin, end = match.group(), match.start(), match.end()
+        normalized = unicodedata.normalize("NFC", cluster)
+        if normalized == cluster:
+            starts.extend(range(begin, end))
+            ends.extend(range(begin + 1, end + 1))
+        else:
+            starts.extend([begin] * len(normalized))
+            ends.extend([end] * len(normalized))
+        parts.append(normalized)
+    joined = "".join(parts)
+    whole = unicodedata.normalize("NFC", text)
+    if joined != whole:
+        return whole, ([0] * len(whole), [len(text)] * len(whole))
+    return joined, (starts, ends)

@@ -1,0 +1,107 @@
+"""Reading vocabulary files, and the special-token tables that the files do not carry.
+
+Data only: each table says where it comes from. The registry (``core.pretrained``) joins these with
+the adapters.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+# tiktoken_ext/openai_public.py
+ENDOFTEXT = "<|endoftext|>"
+R50K_SPECIALS = {ENDOFTEXT: 50256}  # r50k_base and p50k_base
+CL100K_SPECIALS = {
+    ENDOFTEXT: 100257, "<|fim_prefix|>": 100258, "<|fim_middle|>": 100259, "<|fim_suffix|>": 100260,
+    "<|endofprompt|>": 100276,
+}
+O200K_SPECIALS = {ENDOFTEXT: 199999, "<|endofprompt|>": 200018}
+
+
+def numbered(names: list[str], first_id: int) -> dict[str, int]:
+    return {name: first_id + k for k, name in enumerate(names)}
+
+
+# Meta's llama_models 0.3.0, llama3/tokenizer.py: 12 named tokens, then reserved ones up to 256,
+# numbered after the 128,000 ranks.
+_LLAMA3_NAMED = [
+    "<|begin_of_text|>", "<|end_of_text|>", "<|reserved_special_token_0|>", "<|reserved_special_token_1|>",
+    "<|finetune_right_pad_id|>", "<|step_id|>", "<|start_header_id|>", "<|end_header_id|>", "<|eom_id|>",
+    "<|eot_id|>", "<|python_tag|>", "<|image|>",
+]
+LLAMA3_SPECIALS = numbered(
+    _LLAMA3_NAMED + [f"<|reserved_special_token_{2 + k}|>" for k in range(256 - len(_LLAMA3_NAMED))], 128000
+)
+
+# Qwen2.5's tokenizer_config.json (added_tokens_decoder 151643-151664) and Qwen3's four more.
+# <tool_call>, <think> and their kin are not "special" there but are matched as added tokens.
+QWEN_SPECIALS = numbered(
+    [
+        "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>",
+        "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>",
+        "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>", "<tool_call>", "</tool_call>",
+        "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|fim_pad|>", "<|repo_name|>", "<|file_sep|>",
+        "<tool_response>", "</tool_response>", "<think>", "</think>",
+    ],
+    151643,
+)
+
+# mistral_common 1.13.1, tokens/tokenizers/tekken.py (DEPRECATED_SPECIAL_TOKENS, used for files
+# like tekken_240718.json that list none) then "<SPECIAL_{id}>" fillers up to the 1,000 special ids.
+_TEKKEN_NAMED = [
+    "<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]", "[TOOL_RESULTS]",
+    "[/TOOL_RESULTS]", "[TOOL_CALLS]", "[IMG]", "<pad>", "[IMG_BREAK]", "[IMG_END]", "[PREFIX]", "[MIDDLE]",
+    "[SUFFIX]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "[TOOL_CONTENT]",
+]
+
+
+def tekken_specials(count: int) -> dict[str, int]:
+    return numbered(_TEKKEN_NAMED + [f"<SPECIAL_{k}>" for k in range(len(_TEKKEN_NAMED), count)], 0)
+
+
+# openai-whisper 20250625, whisper/tokenizer.py get_encoding("multilingual", num_languages=99).
+_WHISPER_LANGUAGES = (
+    "en", "zh", "de", "es", "ru", "ko", "fr", "ja", "pt", "tr", "pl", "ca", "nl", "ar", "sv", "it", "id",
+    "hi", "fi", "vi", "he", "uk", "el", "ms", "cs", "ro", "da", "hu", "ta", "no", "th", "ur", "hr", "bg",
+    "lt", "la", "mi", "ml", "cy", "sk", "te", "fa", "lv", "bn", "sr", "az", "sl", "kn", "et", "mk", "br",
+    "eu", "is", "hy", "ne", "mn", "bs", "kk", "sq", "sw", "gl", "mr", "pa", "si", "km", "sn", "yo", "so",
+    "af", "oc", "ka", "be", "tg", "sd", "gu", "am", "yi", "lo", "uz", "fo", "ht", "ps", "tk", "nn", "mt",
+    "sa", "lb", "my", "bo", "tl", "mg", "as", "tt", "haw", "ln", "ha", "ba", "jw", "su",
+)
+WHISPER_SPECIALS = numbered(
+    ["<|endoftext|>", "<|startoftranscript|>", *[f"<|{code}|>" for code in _WHISPER_LANGUAGES],
+     "<|translate|>", "<|transcribe|>", "<|startoflm|>", "<|startofprev|>", "<|nospeech|>", "<|notimestamps|>",
+     *[f"<|{k * 0.02:.2f}|>" for k in range(1501)]],
+    50257,
+)
+
+
+def read_tiktoken_ranks(path: Path) -> dict[bytes, int]:
+    """Ranks of a ``.tiktoken`` file: one ``base64(token) rank`` per line.
+
+    Subtle: ``tiktoken.load.load_tiktoken_bpe`` would do the same, but it also copies every path it
+    reads into a temp cache keyed by the path alone, and serves that copy later even if the file
+    at the path has changed; our files are verified by ``core.sources`` already.
+    """
+    ranks: dict[bytes, int] = {}
+    for line in path.read_bytes().splitlines():
+        if line:
+            token, rank = line.split()
+            ranks[base64.b64decode(token)] = int(rank)
+    return ranks
+
+
+def read_tekken(path: Path) -> tuple[dict[bytes, int], str, int]:
+    """Ranks, pattern and number of special ids of a Tekken JSON file.
+
+    Only the first ``default_vocab_size - default_num_special_tokens`` vocabulary entries are used
+    (as mistral_common does); token ids are rank + the number of special ids.
+    """
+    data = json.loads(path.read_bytes())
+    config = data["config"]
+    n_special = int(config["default_num_special_tokens"])
+    n_ranks = int(config["default_vocab_size"]) - n_special
+    ranks = {base64.b64decode(entry["token_bytes"]): entry["rank"] for entry in data["vocab"][:n_ranks]}
+    return ranks, config["pattern"], n_special
