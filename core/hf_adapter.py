@@ -13,7 +13,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core.adapters import UNICODE_TO_BYTE, PretrainedTokenizer
+from core.adapters import UNICODE_TO_BYTE, PretrainedTokenizer, without_surrogates
 from core.types import ADDED, SPECIAL, TEXT, UNKNOWN, Token
 
 if TYPE_CHECKING:
@@ -49,11 +49,13 @@ class HFTokenizer(PretrainedTokenizer):
         self._lock = threading.Lock()
 
     def _encoding(self, text: str, *, allow_special: bool, add_special_tokens: bool = True):
+        text = without_surrogates(text)
         with self._lock:
             self._tok.encode_special_tokens = not allow_special
             return self._tok.encode(text, add_special_tokens=add_special_tokens)
 
     def encode(self, text: str, *, allow_special: bool = False) -> list[Token]:
+        text = without_surrogates(text)
         encoding = self._encoding(text, allow_special=allow_special)
         special_ids = frozenset(self.special_tokens.values())
         tokens: list[Token] = []

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.adapters import PretrainedTokenizer, added, split_on_specials
+from core.adapters import PretrainedTokenizer, added, split_on_specials, without_surrogates
 from core.types import BYTE_FALLBACK, SPECIAL, TEXT, UNKNOWN, Token
 
 if TYPE_CHECKING:
@@ -56,6 +56,7 @@ class SentencePieceTokenizer(PretrainedTokenizer):
         self._eos = (sp.eos_id(), sp.id_to_piece(sp.eos_id())) if add_eos else None
 
     def _segments(self, text: str, allow_special: bool) -> list[tuple[str, int, bool]]:
+        text = without_surrogates(text)
         if allow_special:
             return split_on_specials(text, self.special_tokens)
         return [(text, 0, False)] if text else []

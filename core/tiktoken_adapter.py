@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from core.adapters import PretrainedTokenizer, added, byte_chunk_spans, byte_level_piece
+from core.adapters import PretrainedTokenizer, added, byte_chunk_spans, byte_level_piece, without_surrogates
 from core.types import SPECIAL, TEXT, Token
 
 if TYPE_CHECKING:
@@ -76,6 +76,7 @@ class TiktokenTokenizer(PretrainedTokenizer):
 
         >>> # enc.encode("Hello")  ->  [Token(id=9906, bytes=b'Hello', start=0, end=5, kind='text')]
         """
+        text = without_surrogates(text)
         normalized, alignment = nfc_with_alignment(text) if self._nfc else (text, None)
         internal = self._ids(normalized, allow_special)
         pieces = list(map(self._bytes.__getitem__, internal))
@@ -90,6 +91,7 @@ class TiktokenTokenizer(PretrainedTokenizer):
         return tokens
 
     def count(self, text: str, *, allow_special: bool = False) -> int:
+        text = without_surrogates(text)
         if self._nfc:
             text = unicodedata.normalize("NFC", text)
         return len(self._ids(text, allow_special))
