@@ -208,9 +208,10 @@ def load(key: str, *, progress: Progress | None = None) -> PretrainedTokenizer:
         raise TokenizerUnavailable(
             key, f"the library {exc.name} is not installed: pip install -r requirements.txt"
         ) from None
-    except (OSError, ValueError, KeyError, RuntimeError) as exc:
+    except Exception as exc:  # tokenizers and sentencepiece raise bare Exception on a bad file
+        detail = " ".join(str(exc).split())[:200] or type(exc).__name__
         raise TokenizerUnavailable(
-            key, f"{files[0].path} could not be read ({exc}); delete it so it is fetched again"
+            key, f"{files[0].path} could not be read ({detail}); delete it so it is fetched again"
         ) from None
 
 

@@ -1,7 +1,7 @@
 """SentencePiece models (Llama 2, Mistral v1/v3, T5) with the playground's verbs.
 
-Offsets come from sentencepiece's own code-point offset mapping into the original text, so T5's
-NFKC normalization does not shift them. ``▁`` is a space in ``Token.bytes``; ``<0xNN>`` pieces are
+Offsets come from sentencepiece's own code-point offsets into the original text (``offset_mapping``
+from 0.2.2 on, proto pieces before), so T5's NFKC normalization does not shift them. ``▁`` is a space in ``Token.bytes``; ``<0xNN>`` pieces are
 ``BYTE_FALLBACK`` tokens holding that one byte; ``<unk>`` is ``UNKNOWN`` with no bytes.
 """
 
@@ -52,6 +52,11 @@ class SentencePieceTokenizer(PretrainedTokenizer):
                 self._bytes.append(piece.replace("\u2581", " ").encode())
                 self._kinds.append(SPECIAL if i in specials.values() else TEXT)
         self._dummy_prefix = sp.encode("a", out_type=str)[0].startswith("\u2581")
+        try:
+            sp.encode("a", return_type="offset_mapping")
+            self._offset_mapping = True
+        except TypeError:  # sentencepiece < 0.2.2 has no return_type
+            self._offset_mapping = False
         self._bos = (sp.bos_id(), sp.id_to_piece(sp.bos_id())) if add_bos else None
         self._eos = (sp.eos_id(), sp.id_to_piece(sp.eos_id())) if add_eos else None
 
@@ -73,9 +78,7 @@ class SentencePieceTokenizer(PretrainedTokenizer):
         return tokens
 
     def _encode_plain(self, text: str, offset: int) -> list[Token]:
-        mapping = self._sp.encode(text, return_type="offset_mapping")
-        ids: list[int] = mapping["ids"]
-        spans: list[tuple[int, int]] = list(mapping["offsets"])
+        ids, spans = self._ids_and_spans(text)
         kinds = self._kinds
         # subtle: the byte pieces of one character all but the last come out zero-width; give
         # each the span of the byte piece after it, so they share their character's offsets.
@@ -89,6 +92,15 @@ class SentencePieceTokenizer(PretrainedTokenizer):
             first = tokens[0]
             tokens[0] = Token(first.id, first.bytes[1:], first.start, first.end, first.kind)
         return tokens
+
+    def _ids_and_spans(self, text: str) -> tuple[list[int], list[tuple[int, int]]]:
+        """Ids and code-point (begin, end) in ``text``, from whichever API this sentencepiece has."""
+        if self._offset_mapping:
+            mapping = self._sp.encode(text, return_type="offset_mapping")
+            return mapping["ids"], list(mapping["offsets"])
+        # sentencepiece 0.2.0/0.2.1: the same code-point offsets, on proto pieces (checked with 0.2.0)
+        pieces = self._sp.encode(text, out_type="immutable_proto").pieces
+        return [p.id for p in pieces], [(p.begin, p.end) for p in pieces]
 
     def count(self, text: str, *, allow_special: bool = False) -> int:
         return sum(

