@@ -816,12 +816,13 @@ def to_hf_json(result: BPEResult | BPETokenizer) -> str:
     vocab = {s: i for s, i in _unique(symbols, "tokenizer.json").items()}
     merges = [(symbols[left], symbols[right]) for left, right in tokenizer.merges]
     if tokenizer.mode == "byte":
+        try:
+            split = pre_tokenizers.Split(Regex(tokenizer.pattern), behavior="isolated")
+        except Exception as exc:  # tokenizers raises a bare Exception for Oniguruma's errors
+            raise ValueError(f"tokenizers cannot use this tokenizer's pattern: {exc}") from None
         hf = Tokenizer(models.BPE(vocab=vocab, merges=merges))
         hf.pre_tokenizer = pre_tokenizers.Sequence(
-            [
-                pre_tokenizers.Split(Regex(tokenizer.pattern), behavior="isolated"),
-                pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
-            ]
+            [split, pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]
         )
         hf.decoder = decoders.ByteLevel()
     else:

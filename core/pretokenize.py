@@ -27,10 +27,13 @@ def compile_pattern(pattern: str) -> regex.Pattern[str]:
     if not isinstance(pattern, str):
         raise ValueError(f"the pattern must be a string, not {type(pattern).__name__}")
     try:
-        return regex.compile(pattern)
+        compiled = regex.compile(pattern)
     except regex.error as exc:
         where = f" at position {exc.pos}" if exc.pos is not None else ""
         raise ValueError(f"invalid pattern: {exc.msg}{where}") from None
+    if compiled.flags & regex.REVERSE:
+        raise ValueError("invalid pattern: reverse matching (?r) cannot cut text from left to right")
+    return compiled
 
 
 def split(text: str, pattern: str) -> list[tuple[int, int]]:
@@ -71,5 +74,5 @@ def chunks(text: str, pattern: str) -> list[str]:
     if compiled.groups == 0:  # with groups, findall gives the groups, not the matches
         found = compiled.findall(text)
         if sum(map(len, found)) == len(text):
-            return [chunk for chunk in found if chunk]
+            return found if "" not in found else [chunk for chunk in found if chunk]
     return [text[start:end] for start, end in split(text, pattern)]

@@ -318,6 +318,14 @@ def test_char_mode_exports_to_hf_json_only(corpus_and_heldout: tuple[str, str]) 
         bpe.to_tiktoken(result)
 
 
+def test_patterns_a_library_cannot_run_are_a_value_error() -> None:
+    result = bpe.train("hello world", num_merges=2, pattern=r"(?V1)\w+|.")  # the regex package only
+    with pytest.raises(ValueError, match="tiktoken cannot use this tokenizer's pattern"):
+        bpe.to_tiktoken(result)
+    with pytest.raises(ValueError, match="tokenizers cannot use this tokenizer's pattern"):
+        bpe.to_hf_json(result)
+
+
 def test_saved_results_load_back(small: bpe.BPEResult) -> None:
     loaded = bpe.from_json(bpe.to_json(small))
     assert loaded.trace == small.trace

@@ -55,6 +55,8 @@ def test_empty_matches_neither_loop_nor_make_empty_chunks(pattern: str) -> None:
 def test_an_invalid_pattern_says_what_and_where() -> None:
     with pytest.raises(ValueError, match=r"^invalid pattern: .* at position \d+$"):
         compile_pattern(r"(\p{L}+")
+    with pytest.raises(ValueError, match="reverse matching"):
+        compile_pattern(r"(?r)\w+")
     with pytest.raises(ValueError, match="must be a string"):
         compile_pattern(None)  # type: ignore[arg-type]
 
