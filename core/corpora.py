@@ -75,6 +75,10 @@ class Corpus:
     def size_bytes(self) -> int:
         return len(self.text.encode())
 
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.text.encode()).hexdigest()
+
 
 @dataclass(frozen=True)
 class UdhrLanguage:
