@@ -7,6 +7,7 @@ Python loop. What this module does not do: find or verify the files (``core.sour
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -81,9 +82,11 @@ class TiktokenTokenizer(PretrainedTokenizer):
         internal = self._ids(normalized, allow_special)
         pieces = list(map(self._bytes.__getitem__, internal))
         starts, ends = byte_chunk_spans(normalized, list(map(len, pieces)))
-        if alignment is not None:
-            starts = [alignment[0][s] for s in starts]
-            ends = [alignment[1][e - 1] for e in ends]
+        if alignment is not None and internal:
+            import numpy as np
+
+            starts = np.asarray(alignment[0])[np.asarray(starts)].tolist()
+            ends = np.asarray(alignment[1])[np.asarray(ends) - 1].tolist()
         kinds = map(self._kinds.__getitem__, internal)
         tokens = [added(*self._bos, 0)] if self._bos else []
         # map() over the constructor: a 1 MB text is ~250k tokens, and a listcomp frame per token shows
@@ -111,32 +114,51 @@ class TiktokenTokenizer(PretrainedTokenizer):
 def nfc_with_alignment(text: str) -> tuple[str, tuple[list[int], list[int]] | None]:
     """NFC of ``text`` and, when it differs, each normalized character's (start, end) in ``text``.
 
-    Subtle: NFC composes within a grapheme cluster, so clusters are normalized one at a time; a
-    cluster that changes maps all its normalized characters to its whole original span. When that
-    assumption fails (it should not), every character maps to the whole text rather than lie.
+    Subtle: composition never crosses an ASCII character (a starter that composes with nothing
+    before it), so only the non-ASCII runs, each with the ASCII character before it, are
+    normalized; within a run that changes, grapheme clusters are aligned one by one, and a
+    cluster that changes maps all its normalized characters to its whole original span. Should
+    those rules ever fail, every character maps to the whole text rather than lie.
 
     >>> nfc_with_alignment("e\\u0301!")
     ('é!', ([0, 2], [2, 3]))
     """
     if unicodedata.is_normalized("NFC", text):
         return text, None
-    import regex
-
+    runs, clusters = _nfc_patterns()
     parts: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
-    for match in regex.finditer(r"\X", text):
-        cluster, begin, end = match.group(), match.start(), match.end()
-        normalized = unicodedata.normalize("NFC", cluster)
-        if normalized == cluster:
-            starts.extend(range(begin, end))
-            ends.extend(range(begin + 1, end + 1))
-        else:
-            starts.extend([begin] * len(normalized))
-            ends.extend([end] * len(normalized))
-        parts.append(normalized)
-    joined = "".join(parts)
-    whole = unicodedata.normalize("NFC", text)
+    done = 0  # text[:done] is already in parts
+    for run in runs.finditer(text):
+        if unicodedata.is_normalized("NFC", run.group()):
+            continue
+        parts.append(text[done : run.start()])
+        starts.extend(range(done, run.start()))
+        ends.extend(range(done + 1, run.start() + 1))
+        for cluster in clusters.finditer(text, run.start(), run.end()):
+            original, begin, end = cluster.group(), cluster.start(), cluster.end()
+            normalized = unicodedata.normalize("NFC", original)
+            if normalized == original:
+                starts.extend(range(begin, end))
+                ends.extend(range(begin + 1, end + 1))
+            else:
+                starts.extend([begin] * len(normalized))
+                ends.extend([end] * len(normalized))
+            parts.append(normalized)
+        done = run.end()
+    parts.append(text[done:])
+    starts.extend(range(done, len(text)))
+    ends.extend(range(done + 1, len(text) + 1))
+    joined, whole = "".join(parts), unicodedata.normalize("NFC", text)
     if joined != whole:
         return whole, ([0] * len(whole), [len(text)] * len(whole))
     return joined, (starts, ends)
+
+
+@functools.cache
+def _nfc_patterns():
+    """Non-ASCII runs with the ASCII character before them, and grapheme clusters."""
+    import regex
+
+    return regex.compile(r"[\x00-\x7f]?[^\x00-\x7f]+"), regex.compile(r"\X")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -78,3 +80,22 @@ def test_roundtrip_and_offsets(key: str, text: str) -> None:
     assert b"".join(t.bytes for t in tokens if t.kind != ADDED) == text.encode()
     oracle_check(text, tokens)
     assert tok.count(text) == sum(t.kind != ADDED for t in tokens)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts.map(lambda t: unicodedata.normalize("NFD", t) + t))
+def test_nfc_first_offsets_still_cover_the_original_text(text: str) -> None:
+    """Qwen reads the NFC form: bytes are of that form, offsets of the text as given."""
+    tok = tokenizer("qwen")
+    if tok is None:
+        pytest.skip("qwen is not available")
+    tokens = tok.encode(text)
+    normalized = unicodedata.normalize("NFC", text)
+    assert b"".join(t.bytes for t in tokens) == normalized.encode()
+    assert tok.decode([t.id for t in tokens]) == normalized
+    assert [t.start for t in tokens] == sorted(t.start for t in tokens)
+    assert [t.end for t in tokens] == sorted(t.end for t in tokens)
+    covered: set[int] = set()
+    for t in tokens:
+        covered.update(range(t.start, t.end))
+    assert covered == set(range(len(text)))
