@@ -75,7 +75,7 @@ class TiktokenTokenizer(PretrainedTokenizer):
     def encode(self, text: str, *, allow_special: bool = False) -> list[Token]:
         """Tokens of ``text`` (a special-token string is plain text unless ``allow_special``).
 
-        >>> # enc.encode("Hello")  ->  [Token(id=9906, bytes=b'Hello', start=0, end=5, kind='text')]
+        Under cl100k_base, "Hello" is ``[Token(id=9906, bytes=b'Hello', start=0, end=5, kind='text')]``.
         """
         text = without_surrogates(text)
         normalized, alignment = nfc_with_alignment(text) if self._nfc else (text, None)
