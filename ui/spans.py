@@ -280,7 +280,8 @@ def _group(
     return (
         f'<span class="{" ".join(classes)}" title="{title}" tabindex="-1">'
         f'<span class="tp-gtext">{marks(covered)}</span>'
-        f'<span class="tp-gmeta"><span class="tp-gcount">{count} tokens</span>{"".join(chips)}</span>'
+        f'<span class="tp-gcount">{count} tokens</span>'
+        f'<span class="tp-gchips">{"".join(chips)}</span>'
         "</span>"
     )
 

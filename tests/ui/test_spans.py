@@ -71,6 +71,12 @@ def test_quotes_in_titles_cannot_close_the_attribute() -> None:
     assert "&quot;" in markup
 
 
+def test_css_has_no_angle_brackets() -> None:
+    # Subtle: st.html's sanitizer (DOMPurify) drops a whole <style> element whose text contains
+    # "<" followed by a word character, even inside a CSS comment; the spans would lose all style.
+    assert "<" not in CSS.read_text()
+
+
 def test_same_id_same_color_everywhere() -> None:
     first = render_spans("ab", [Token(42, b"a", 0, 1), Token(43, b"b", 1, 2)])
     second = render_spans("zzab", [Token(9, b"zz", 0, 2), Token(43, b"a", 2, 3), Token(42, b"b", 3, 4)])

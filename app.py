@@ -1,0 +1,79 @@
+"""The Playground: one text, several tokenizers side by side, as colored token spans with counts.
+
+Reads top to bottom: inputs → tokenizers (loaded once per server process) → analyses (cached) →
+columns of spans → counts table → ids. The logic lives in ui/ and core/.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import cache, state, tables, widgets
+from ui.spans import DEFAULT_LIMIT
+
+st.set_page_config(page_title="Tokenizer Playground", page_icon="🔤", layout="wide")
+widgets.inject_css()
+state.init_playground()
+
+st.title("Tokenizer Playground")
+st.markdown(
+    "The same text as different language-model tokenizers cut it: each colored pill is one token "
+    "(the same token id has the same color everywhere); hover or tap a pill for its id and bytes."
+)
+
+names = cache.registry_names()
+text_column, option_column = st.columns([3, 1], gap="medium")
+with text_column:
+    text = st.text_area("Text", key=state.PG_TEXT, height=230, help="Ctrl+Enter applies the text.")
+with option_column:
+    widgets.text_upload(
+        upload_key=state.PG_UPLOAD, text_key=state.PG_TEXT,
+        error_key=state.PG_UPLOAD_ERROR, note_key=state.PG_UPLOAD_NOTE,
+    )
+    show_whitespace = st.toggle("Show whitespace · → ↵", key=state.PG_SHOW_WHITESPACE)
+    raw_pieces = st.toggle(
+        "Raw pieces", key=state.PG_RAW_PIECES,
+        help="Show each token as its vocabulary entry (Ġworld, ▁world, ##ing) instead of the text.",
+    )
+    allow_special = st.toggle(
+        "Read special tokens", key=state.PG_ALLOW_SPECIAL,
+        help="Off: text such as <|endoftext|> is plain text. On: it becomes the special token.",
+    )
+keys = st.multiselect(
+    "Tokenizers", options=list(names), format_func=lambda key: names.get(key, key), key=state.PG_TOKENIZERS
+)
+per_row = st.segmented_control(
+    "Columns per row", options=[1, 2, 3, 4], key=state.PG_COLUMNS, required=True
+)
+
+if not text:
+    st.info("Type or paste some text above, or upload a .txt file, to see how it is tokenized.")
+    st.stop()
+if not keys:
+    st.info("Pick one or more tokenizers above to compare them.")
+    st.stop()
+
+loaded = {key: cache.get_tokenizer(key, names.get(key)) for key in keys}
+with st.spinner("Tokenizing …"):
+    analyses = {
+        key: cache.analyze(key, text, allow_special)
+        for key, tokenizer in loaded.items()
+        if not isinstance(tokenizer, cache.Unavailable)
+    }
+
+for key, column in widgets.grid(keys, per_row or 2):
+    with column:
+        tokenizer = loaded[key]
+        if isinstance(tokenizer, cache.Unavailable):
+            widgets.unavailable_card(tokenizer, retry_key=f"pg_retry_{key}")
+            continue
+        spans = cache.spans_html(
+            key, text, allow_special=allow_special, show_whitespace=show_whitespace,
+            raw_pieces=raw_pieces, limit=DEFAULT_LIMIT,
+        )
+        widgets.tokenizer_card(tokenizer, analyses[key], spans)
+
+st.subheader("Counts")
+tables.counts_table({loaded[key].name: analysis.counts for key, analysis in analyses.items()})
+st.subheader("Token ids")
+widgets.ids_view({loaded[key].name: analysis for key, analysis in analyses.items()}, key_prefix="pg_")

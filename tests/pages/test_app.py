@@ -1,0 +1,160 @@
+"""AppTest smoke tests for the Playground (app.py): default view, edits, switches, upload, edge cases."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui import state
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")
+TIMEOUT_S = 120  # the first run loads four tokenizers; later runs hit the process-wide cache
+
+
+def run_app() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT_S)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def headings(at: AppTest) -> list[str]:
+    """Tokenizer names from the column headings (Markdown escapes removed)."""
+    return [m.value.removeprefix("#### ").replace("\\", "") for m in at.markdown if m.value.startswith("#### ")]
+
+
+def spans(at: AppTest) -> list[str]:
+    return [h.proto.body for h in at.html if 'class="tp-spans"' in h.proto.body]
+
+
+def token_headlines(at: AppTest) -> list[str]:
+    return [m.value for m in at.markdown if m.value.startswith("**") and " tokens**" in m.value]
+
+
+def unavailable(at: AppTest) -> list[str]:
+    return [h.proto.body for h in at.html if 'class="tp-unavailable"' in h.proto.body]
+
+
+def test_default_view_shows_four_tokenizers_with_counts() -> None:
+    at = run_app()
+    assert at.multiselect(key=state.PG_TOKENIZERS).value == list(state.DEFAULT_TOKENIZERS)
+    assert at.text_area(key=state.PG_TEXT).value == state.playground_sample()
+    assert len(headings(at)) + len(unavailable(at)) == 4
+    assert len(spans(at)) == len(headings(at)) >= 1
+    assert len(token_headlines(at)) == len(headings(at))
+    table = at.table[0].value
+    assert list(table.columns) == headings(at)
+    assert "tokens" in table.index and "bytes / token" in table.index
+    assert len(at.code) >= 1  # the ids view
+
+
+def test_default_keys_match_the_registry() -> None:
+    from core import pretrained
+
+    assert tuple(state.DEFAULT_TOKENIZERS) == tuple(pretrained.DEFAULT_KEYS)
+
+
+def test_changing_text_changes_spans_and_counts() -> None:
+    at = run_app()
+    before = token_headlines(at)
+    at.text_area(key=state.PG_TEXT).input("hello hello hello").run()
+    assert not at.exception
+    assert token_headlines(at) != before
+    assert all("hello" in body for body in spans(at))
+
+
+def test_switching_tokenizers() -> None:
+    at = run_app()
+    at.multiselect(key=state.PG_TOKENIZERS).set_value(["gpt2"]).run()
+    assert not at.exception
+    assert len(headings(at)) + len(unavailable(at)) == 1
+    at.multiselect(key=state.PG_TOKENIZERS).set_value(["gpt2", "o200k_base"]).run()
+    assert len(headings(at)) + len(unavailable(at)) == 2
+
+
+def test_every_registry_tokenizer_renders_or_says_why() -> None:
+    from core import pretrained
+
+    at = run_app()
+    keys = list(pretrained.registry())
+    at.multiselect(key=state.PG_TOKENIZERS).set_value(keys).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(headings(at)) + len(unavailable(at)) == len(keys)
+    for card in unavailable(at):
+        assert "unavailable:" in card
+
+
+def test_special_token_switch() -> None:
+    at = run_app()
+    at.multiselect(key=state.PG_TOKENIZERS).set_value(["gpt2"]).run()
+    at.text_area(key=state.PG_TEXT).input("a<|endoftext|>b").run()
+    assert not at.exception
+    if unavailable(at):
+        pytest.skip("GPT-2 is unavailable here")
+    assert "tp-special" not in spans(at)[0]
+    at.toggle(key=state.PG_ALLOW_SPECIAL).set_value(True).run()
+    assert not at.exception
+    assert "tp-special" in spans(at)[0]
+
+
+def test_whitespace_and_raw_toggles() -> None:
+    at = run_app()
+    at.multiselect(key=state.PG_TOKENIZERS).set_value(["gpt2"]).run()
+    at.text_area(key=state.PG_TEXT).input("a b\nc").run()
+    at.toggle(key=state.PG_SHOW_WHITESPACE).set_value(True).run()
+    assert not at.exception
+    if not unavailable(at):
+        assert "tp-ws" in spans(at)[0]
+        at.toggle(key=state.PG_RAW_PIECES).set_value(True).run()
+        assert not at.exception
+        assert "Ġb" in spans(at)[0]
+
+
+def test_empty_text_is_a_friendly_note() -> None:
+    at = run_app()
+    at.text_area(key=state.PG_TEXT).input("").run()
+    assert not at.exception
+    assert any("Type or paste some text" in info.value for info in at.info)
+    assert not spans(at)
+
+
+def test_no_tokenizer_is_a_friendly_note() -> None:
+    at = run_app()
+    at.multiselect(key=state.PG_TOKENIZERS).set_value([]).run()
+    assert not at.exception
+    assert any("Pick one or more tokenizers" in info.value for info in at.info)
+
+
+def test_upload_replaces_the_text() -> None:
+    at = run_app()
+    at.file_uploader(key=state.PG_UPLOAD).set_value(("notes.txt", "héllo from a file".encode(), "text/plain"))
+    at.run()
+    assert not at.exception
+    assert at.text_area(key=state.PG_TEXT).value == "héllo from a file"
+    assert not at.error
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [(b"\x00\x01\x02binary", "binary"), ("café".encode("latin-1"), "not UTF-8")],
+)
+def test_bad_upload_is_an_error_and_keeps_the_text(content: bytes, message: str) -> None:
+    at = run_app()
+    at.text_area(key=state.PG_TEXT).input("keep me").run()
+    at.file_uploader(key=state.PG_UPLOAD).set_value(("bad.txt", content, "text/plain"))
+    at.run()
+    assert not at.exception
+    assert any(message in error.value for error in at.error)
+    assert at.text_area(key=state.PG_TEXT).value == "keep me"
+
+
+def test_xss_text_stays_text() -> None:
+    at = run_app()
+    evil = "<script>alert(1)</script> <img src=x onerror=alert(1)> </span><b>x"
+    at.text_area(key=state.PG_TEXT).input(evil).run()
+    assert not at.exception
+    for body in spans(at):
+        assert "<script" not in body and "<img" not in body and "<b>" not in body

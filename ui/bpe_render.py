@@ -1,0 +1,234 @@
+"""Pure builders for the "BPE step by step" page: HTML strings and DataFrames, tested as such.
+
+The merge just made, the leaderboard of a step, the table of all merges, a token's merge tree and
+the strip of pre-token chunks under a replay. Every piece of text is escaped here; token pieces are
+drawn as chips in the span palette (``ui.spans.token_color``), so a token has the same color in the
+spans, the merge line, the leaderboard and the tree. The text itself is drawn only by
+``ui.spans.render_spans``. No Streamlit here: ``ui.bpe_views`` puts these on the page.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Collection, Iterable, Sequence
+
+import pandas as pd
+
+from core.bpe import MergeStep, piece_label
+from core.types import Token
+from ui.spans import WHITESPACE_MARKS, hex_bytes, printable, token_color
+
+Piece = Callable[[int], bytes]  # token id -> its piece (bytes; "</w>" included in char mode)
+TREE_MAX_NODES = 400  # a token of 200 bytes has 399 nodes; deeper trees are cut with a note
+
+
+def chip(token_id: int, data: bytes, *, big: bool = False) -> str:
+    """One token piece as a chip in its span color, whitespace visible (``·``, ``↵``), escaped.
+
+    >>> chip(256, b" t<")
+    '<span class="tp-t tp-c12 bpe-chip" title="id 256 · bytes 20 74 3C">·t&lt;</span>'
+    """
+    classes = f"tp-t tp-c{token_color(token_id)} bpe-chip" + (" bpe-big" if big else "")
+    title = html.escape(f"id {token_id} · bytes {hex_bytes(data)}", quote=True)
+    return f'<span class="{classes}" title="{title}">{html.escape(printable(data), quote=True)}</span>'
+
+
+Part = tuple[int, bytes]  # a token as (id, piece)
+
+
+def merge_line_html(
+    parts: tuple[Part, Part, Part] | None, *, k: int, n: int, note: str = "", n_tied: int = 1, unit: str = "bytes"
+) -> str:
+    """The merge step ``k`` just made, big: ``a + b → ab`` and a note (its count, or its rank).
+
+    ``parts`` are the left part, the right part and the new token; ``None`` at ``k = 0``.
+
+    >>> "before any merge" in merge_line_html(None, k=0, n=3)
+    True
+    """
+    head = f'<span class="bpe-stepno">step {k:,} of {n:,}</span>'
+    if parts is None:
+        body = f'<span class="bpe-quiet">before any merge: the text is single {html.escape(unit)}</span>'
+    else:
+        (left, left_piece), (right, right_piece), (new, new_piece) = parts
+        body = (
+            f'{chip(left, left_piece, big=True)}<span class="bpe-op">+</span>'
+            f'{chip(right, right_piece, big=True)}<span class="bpe-op">→</span>{chip(new, new_piece, big=True)}'
+        )
+        if note:
+            body += f'<span class="bpe-count">{html.escape(note)}</span>'
+        if n_tied > 1:
+            body += f'<span class="bpe-tie">tie of {n_tied:,}</span>'
+    return f'<div class="bpe-merge">{head}{body}</div>'
+
+
+def step_parts(step: MergeStep, piece: Piece) -> tuple[Part, Part, Part]:
+    """A trained merge as the three chips of the merge line."""
+    return (step.left, piece(step.left)), (step.right, piece(step.right)), (step.new_id, step.piece)
+
+
+def tie_note(step: MergeStep, *, rule: str, piece: Piece) -> str:
+    """One sentence on how the winner was chosen: outright, or by the tie rule among how many.
+
+    >>> s = MergeStep(0, 97, 98, 256, b"ab", 2, 3, ((97, 98, 2), (98, 99, 2), (99, 100, 2)), 5)
+    >>> tie_note(s, rule="first pair seen in corpus order", piece=lambda i: bytes([i]))
+    "3 pairs tied at the top count (2); the rule 'first pair seen in corpus order' picked a + b."
+    """
+    pair = f"{printable(piece(step.left))} + {printable(piece(step.right))}"
+    if step.n_tied > 1:
+        return f"{step.n_tied:,} pairs tied at the top count ({step.count:,}); the rule '{rule}' picked {pair}."
+    if len(step.top) > 1:
+        return f"{pair} won outright: {step.count:,} against {step.top[1][2]:,} for the runner-up."
+    return f"{pair} was the only pair left."
+
+
+def leaderboard_html(step: MergeStep, *, piece: Piece) -> str:
+    """The top pairs when merge ``step`` was chosen: winner first, pairs with the top count marked "tie".
+
+    >>> s = MergeStep(0, 97, 98, 256, b"ab", 2, 2, ((97, 98, 2), (98, 99, 2), (99, 100, 1)), 5)
+    >>> leaderboard_html(s, piece=lambda i: bytes([i])).count("bpe-tiemark")
+    2
+    """
+    rows = []
+    for place, (left, right, count) in enumerate(step.top, start=1):
+        tied = step.n_tied > 1 and count == step.count
+        mark = '<span class="bpe-tiemark">tie</span>' if tied else ""
+        rows.append(
+            f'<tr class="{"bpe-first" if place == 1 else ""}"><td class="bpe-num">{place}</td>'
+            f'<td class="bpe-pair">{chip(left, piece(left))} + {chip(right, piece(right))}</td>'
+            f'<td class="bpe-num">{count:,}</td><td>{mark}</td></tr>'
+        )
+    return (
+        '<table class="bpe-board"><thead><tr><th>#</th><th>pair (winner first)</th><th class="bpe-num">count</th>'
+        f"<th></th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    )
+
+
+def merges_frame(trace: Sequence[MergeStep], *, piece: Piece, base: int) -> pd.DataFrame:
+    """Every merge as a row: what the table shows and the CSV holds (pieces with visible whitespace).
+
+    ``merge`` counts from 1 (merge 1 is rank 0, id ``base``); ``corpus tokens`` is the training
+    corpus's size after the merge, the data of the tokens-vs-vocabulary chart.
+    """
+    return pd.DataFrame(
+        {
+            "merge": [s.rank + 1 for s in trace],
+            "pair": [f"{printable(piece(s.left))} + {printable(piece(s.right))}" for s in trace],
+            "new token": [printable(s.piece) for s in trace],
+            "count": [s.count for s in trace],
+            "tied": [s.n_tied for s in trace],
+            "id": [s.new_id for s in trace],
+            "left id": [s.left for s in trace],
+            "right id": [s.right for s in trace],
+            "token text": [piece_label(s.piece) for s in trace],
+            "vocabulary size": [base + s.rank + 1 for s in trace],
+            "corpus tokens": [s.tokens_after for s in trace],
+        }
+    )
+
+
+def filter_merges(frame: pd.DataFrame, query: str) -> pd.DataFrame:
+    """Rows whose pair or token contains ``query`` (case-insensitive); a number also matches merge or id.
+
+    Subtle: the query is matched against both the shown form (``·the``) and the raw text (`` the``),
+    so typing a leading space works as well as typing the dot.
+    """
+    if not query:
+        return frame
+    needle = query.casefold()
+    found = pd.Series(False, index=frame.index)
+    for column in ("pair", "new token", "token text"):
+        found |= frame[column].str.casefold().str.contains(needle, regex=False)
+    if query.strip().isdigit():
+        number = int(query.strip())
+        found |= (frame["merge"] == number) | (frame["id"] == number)
+    return frame[found]
+
+
+def longest_token(trace: Sequence[MergeStep]) -> int | None:
+    """The id of the longest piece learned (the earliest among equals): a tree worth showing first."""
+    if not trace:
+        return None
+    return max(trace, key=lambda s: (len(s.piece), -s.rank)).new_id
+
+
+def merge_tree_html(token_id: int, *, trace: Sequence[MergeStep], base: int, piece: Piece) -> str:
+    """A token's merge tree back to its base symbols, as nested lists: token → left + right → … .
+
+    >>> trace = [MergeStep(0, 97, 98, 256, b"ab", 3, 1, (), 0)]
+    >>> merge_tree_html(256, trace=trace, base=256, piece=lambda i: bytes([i])).count("bpe-chip")
+    3
+    """
+    budget = [TREE_MAX_NODES]
+
+    def node(i: int) -> str:
+        budget[0] -= 1
+        if i < base:
+            return f'<li>{chip(i, piece(i))}<span class="bpe-meta">base symbol</span></li>'
+        step = trace[i - base]
+        meta = f'<span class="bpe-meta">merge {step.rank + 1:,} · count {step.count:,}</span>'
+        if budget[0] <= 0:
+            return f'<li>{chip(i, step.piece)}{meta}<span class="bpe-meta">… (tree cut here)</span></li>'
+        return f"<li>{chip(i, step.piece)}{meta}<ul>{node(step.left)}{node(step.right)}</ul></li>"
+
+    return f'<ul class="bpe-tree">{node(token_id)}</ul>'
+
+
+def change_steps(tokens: Iterable[Token], *, base: int, trace: Sequence[MergeStep]) -> list[int]:
+    """The steps ``k`` (1-based merges) at which a text's segmentation changes, from its final tokens.
+
+    Subtle: merges only ever join tokens, so every merge that applied to the text built a node of
+    the merge tree of some final token, and every node was built by exactly one merge: the union of
+    the final tokens' trees is the set of merges that changed the text. No replay needed.
+
+    >>> trace = [MergeStep(0, 97, 98, 256, b"ab", 3, 1, (), 0), MergeStep(1, 120, 121, 257, b"xy", 3, 1, (), 0)]
+    >>> change_steps([Token(256, b"ab", 0, 2)], base=256, trace=trace)
+    [1]
+    """
+    ranks: set[int] = set()
+    stack = [t.id for t in tokens if t.id >= base]
+    while stack:
+        rank = stack.pop() - base
+        if rank in ranks or rank >= len(trace):
+            continue
+        ranks.add(rank)
+        stack.extend(i for i in (trace[rank].left, trace[rank].right) if i >= base)
+    return sorted(rank + 1 for rank in ranks)
+
+
+def highlight_indices(tokens: Sequence[Token], spans: Collection[tuple[int, int]], new_id: int) -> set[int]:
+    """Positions of the tokens with id ``new_id`` over one of ``spans``: what ``render_spans`` highlights.
+
+    >>> highlight_indices([Token(5, b"a", 0, 1), Token(9, b"bc", 1, 3)], [(1, 3)], 9)
+    {1}
+    """
+    wanted = set(spans)
+    return {i for i, t in enumerate(tokens) if t.id == new_id and (t.start, t.end) in wanted}
+
+
+def chunks_html(text: str, spans: Sequence[tuple[int, int]], *, show_whitespace: bool = True) -> str:
+    """The text cut into its pre-token chunks, each under a bracket, alternating shades; escaped.
+
+    Drawn under the token spans of a replay: merges never cross these borders.
+
+    >>> chunks_html("Hi <b>", [(0, 2), (2, 6)]).count('class="bpe-chunk ')
+    2
+    """
+    out = ['<div class="bpe-chunks">']
+    for index, (start, end) in enumerate(spans):
+        piece = text[start:end]
+        title = html.escape(f"pre-token {index + 1:,}: {printable(piece.encode())} ({len(piece.encode())} bytes)")
+        out.append(
+            f'<span class="bpe-chunk bpe-chunk{index % 2}" title="{title}">{_marked(piece, show_whitespace)}</span>'
+        )
+    out.append("</div>")
+    return "".join(out)
+
+
+def _marked(piece: str, show_whitespace: bool) -> str:
+    if not show_whitespace:
+        return html.escape(piece, quote=True)
+    return "".join(
+        f'<span class="tp-ws">{html.escape(WHITESPACE_MARKS[c])}</span>' if c in WHITESPACE_MARKS else html.escape(c)
+        for c in piece
+    )

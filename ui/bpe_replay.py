@@ -1,0 +1,124 @@
+"""The replay view of the BPE page: a real tokenizer's merges applied to the user's text, in rank order.
+
+Only byte-level BPE has a merge order to replay (a rank per piece; the lowest-ranked adjacent pair
+merges first, inside each pre-token chunk). ``core.bpe.replay`` does the work once per (tokenizer,
+text), cached here; a scrubber step only indexes into it. The pre-token chunks are drawn under the
+spans, because merges never cross them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import streamlit as st
+
+from core import bpe
+from core.types import ADDED
+from ui import bpe_render as render
+from ui import bpe_views, cache, state, widgets
+from ui.spans import render_spans
+
+REPLAY_MAX_CHARS = 3_000  # the replay's cost grows with the square of a chunk's length
+BYTE_LEVEL = "byte-level BPE"
+
+
+@dataclass(frozen=True)
+class ReplayData:
+    """One text replayed under one tokenizer, and whether the last step matches its own encoding."""
+
+    replay: bpe.Replay
+    own_ids: tuple[int, ...]  # what the tokenizer's encode returns (added tokens left out)
+
+    @property
+    def matches(self) -> bool:
+        return tuple(t.id for t in self.replay.segmentation(self.replay.n_steps)) == self.own_ids
+
+
+@st.cache_resource(show_spinner=False, max_entries=24)
+def replay_data(key: str, text: str) -> ReplayData:
+    """``bpe.replay`` of ``text`` under the (already loaded) registry tokenizer ``key``."""
+    tokenizer = cache.tokenizer_store().get(key)
+    replay = bpe.replay(text, mergeable_ranks=tokenizer.mergeable_ranks, pattern=tokenizer.pattern)
+    own = tuple(t.id for t in tokenizer.encode(text) if t.kind != ADDED)
+    return ReplayData(replay, own)
+
+
+def byte_level_keys() -> tuple[list[str], list[str]]:
+    """Registry keys of the byte-level BPE tokenizers, and the names of the others (not replayable)."""
+    from core import pretrained  # the registry itself is light; the adapters load lazily
+
+    specs = pretrained.registry()
+    keys = [key for key, spec in specs.items() if spec.algorithm == BYTE_LEVEL]
+    others = [f"{spec.name} ({spec.algorithm})" for spec in specs.values() if spec.algorithm != BYTE_LEVEL]
+    return keys, others
+
+
+def replay_view(*, show_whitespace: bool) -> None:
+    """Pick a tokenizer and a text, then scrub through the merges it applies to the text."""
+    names = cache.registry_names()
+    keys, others = byte_level_keys()
+    store = cache.tokenizer_store()
+
+    def label(key: str) -> str:
+        known = store.peek(key)
+        return names.get(key, key) + (" (unavailable)" if isinstance(known, cache.Unavailable) else "")
+
+    pick_col, text_col = st.columns([1, 2], gap="large")
+    with pick_col:
+        key = st.selectbox("Tokenizer", keys, format_func=label, key=state.BPE_REPLAY_TOKENIZER)
+        with st.expander("Why only these?"):
+            st.caption("Only byte-level BPE keeps a ranked list of merges to replay. Not replayable: "
+                       + widgets.md_escape(", ".join(others)) + ".")
+    text = text_col.text_area("Text", key=state.BPE_REPLAY_TEXT, height=110, max_chars=REPLAY_MAX_CHARS,
+                              help=f"Up to {REPLAY_MAX_CHARS:,} characters. Ctrl+Enter applies it.")
+    tokenizer = cache.get_tokenizer(key, names.get(key))
+    if isinstance(tokenizer, cache.Unavailable):
+        widgets.unavailable_card(tokenizer, retry_key=f"bpe_retry_{key}")
+        return
+    if getattr(tokenizer, "mergeable_ranks", None) is None or not getattr(tokenizer, "pattern", None):
+        st.info(f"{names.get(key, key)} is loaded without a rank list and pattern to replay; pick another tokenizer.")
+        return
+    if not text:
+        st.info("Type a text above to watch the tokenizer build its tokens from bytes.")
+        return
+    try:
+        data = replay_data(key, text)
+    except ValueError as exc:
+        st.error(f"This text cannot be replayed under {names.get(key, key)}: {exc}")
+        return
+    n = data.replay.n_steps
+    bpe_views.reset_step(bpe_views.REPLAY_SCRUBBER, state.BPE_REPLAY_FOR, (key, text), n)
+    if data.matches:
+        st.caption(f"✓ The last step is exactly what {names.get(key, key)} returns for this text.")
+    else:
+        st.warning(f"The last step differs from what {names.get(key, key)} returns ({len(data.own_ids):,} tokens): "
+                   "it normalizes the text before encoding, the replay does not.")
+    bpe_views.stepper(n, bpe_views.REPLAY_SCRUBBER, replay_step_view(data, text, tokenizer, show_whitespace),
+                      label="Merges applied to your text, lowest rank first")
+
+
+def replay_step_view(data: ReplayData, text: str, tokenizer: object, show_whitespace: bool) -> Callable[[int], None]:
+    """``draw(k)``: the merge of step ``k`` with its rank, the spans, and the pre-token chunks under them."""
+    replay = data.replay
+    n, at_start = replay.n_steps, len(replay.segmentation(0))
+
+    def draw(k: int) -> None:
+        tokens = replay.segmentation(k)
+        event = replay.events[k - 1] if k else None
+        parts, lit = None, set()
+        if event is not None:
+            start, end = replay.chunk_spans[event.chunk]
+            before = [t for t in replay.segmentation(k - 1) if start <= t.start < end]
+            left, right = before[event.position], before[event.position + 1]
+            parts = ((left.id, left.bytes), (right.id, right.bytes), (event.rank, left.bytes + right.bytes))
+            lit = render.highlight_indices(tokens, replay.changed_spans(k), event.rank)
+        note = f"rank {event.rank:,}" if event else ""
+        st.html(render.merge_line_html(parts, k=k, n=n, note=note))
+        st.markdown(f"**Your text after {k:,} of {n:,} merges: {len(tokens):,} tokens** (from {at_start:,} bytes)")
+        st.html(render_spans(text, tokens, show_whitespace=show_whitespace, piece=tokenizer.piece, highlight=lit))
+        st.html(render.chunks_html(text, replay.chunk_spans, show_whitespace=show_whitespace))
+        st.caption(f"Under the tokens: the {len(replay.chunk_spans):,} pre-token chunks the tokenizer's pattern cuts. "
+                   "Merges happen inside a chunk, never across two.")
+
+    return draw

@@ -1,0 +1,449 @@
+"""Streamlit parts of the "BPE step by step" page: the training form, cached training, the scrubber.
+
+- Training is cached in one process-wide ``TrainingStore`` (an ``st.cache_resource``), keyed by the
+  settings (a frozen ``TrainSettings``). Subtle: the store, not the training function, is the cached
+  resource, so the progress bar is drawn outside any cached function and never replayed.
+- The scrubber is a fragment: moving it reruns only the step views, which index into state
+  computed once (``BPETokenizer.segment`` keeps a per-text history, the trace holds every
+  leaderboard, the chart's data is the trace). "Play" reruns the fragment every ``PLAY_SECONDS``.
+- The merges table, the downloads and the merge tree are drawn outside the fragment: a step
+  does not redraw them.
+
+The HTML and tables come from ``ui.bpe_render`` (pure); the spans from ``ui.spans.render_spans``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from core import bpe, corpora
+from core.patterns import NAMED_PATTERNS
+from core.pretokenize import compile_pattern
+from core.sources import SourceUnavailable
+from ui import bpe_render as render
+from ui import figures, state
+from ui.spans import render_spans
+
+BPE_CSS = Path(__file__).resolve().parent.parent / "assets" / "bpe.css"
+MAX_MERGES = 20_000  # beyond this a training run takes long and one slider step is too fine to see
+PASTE, UPLOAD, CUSTOM = "paste", "upload", "Custom regex"
+PLAY_SECONDS = 1.0  # one merge per second: slow enough to read the merge line aloud
+SIZE_KINDS = {"merges": "number of merges", "vocab": "vocabulary size"}
+TIE_HELP = (
+    "When several pairs share the top count, one rule decides. 'first pair seen in corpus order' takes "
+    "the pair that appears first in the corpus (new pairs count from where a merge first made them); "
+    "'largest pair of ids' takes the pair with the largest (left id, right id), as minbpe's max() does. "
+    "Either way the result is deterministic; the two rules grow different vocabularies."
+)
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """What one training run learns from: hashable, so it keys the training cache."""
+
+    corpus: str = corpora.DEFAULT_KEY  # a catalog key, PASTE or UPLOAD
+    mode: str = "byte"
+    pattern_name: str = "GPT-2"
+    pattern: str = NAMED_PATTERNS["GPT-2"]
+    size_kind: str = "merges"
+    size: int = 300
+    tie_break: str = "first_seen"
+    own_title: str = ""  # a pasted or uploaded corpus: its name and the sha256 of its text
+    own_digest: str = ""
+
+    def describe(self) -> str:
+        """One line for the page: corpus, mode, pattern, size, tie rule."""
+        corpus = self.own_title or corpora.entry(self.corpus).title
+        pattern = f", {self.pattern_name} pattern" if self.mode == "byte" else ""
+        size = f"{self.size:,} merges" if self.size_kind == "merges" else f"vocabulary of {self.size:,}"
+        return f"{corpus} · {bpe.MODES[self.mode]}{pattern} · {size} · ties: {bpe.TIE_BREAKS[self.tie_break]}"
+
+
+DEFAULT_SETTINGS = TrainSettings()
+
+
+def settings_from_form(
+    *, corpus: str, mode: str, pattern_name: str, custom: str, size_kind: str, size: int, tie_break: str,
+    own_title: str = "", own_text: str = "",
+) -> TrainSettings:
+    """Check the form's values and make settings, or raise ``ValueError`` with what to change."""
+    pattern = custom if pattern_name == CUSTOM else NAMED_PATTERNS[pattern_name]
+    if mode == "byte":
+        if not pattern:
+            raise ValueError("The custom pattern is empty: type a regular expression or pick a named pattern.")
+        try:
+            compile_pattern(pattern)
+        except ValueError as exc:
+            raise ValueError(f"The custom pattern is not a valid regular expression ({exc}); fix it or pick a named one.") from None
+    merges = size if size_kind == "merges" else size - 256
+    if size < 1 or (mode == "byte" and size_kind == "vocab" and size <= 256):
+        least = "1 merge" if size_kind == "merges" else "a vocabulary of 257 (the 256 bytes and one merge)"
+        raise ValueError(f"Ask for at least {least}.")
+    if merges > MAX_MERGES:
+        raise ValueError(
+            f"At most {MAX_MERGES:,} merges here (asked: {merges:,}): more takes long to train and one step "
+            "of the slider becomes too fine to see. Ask for fewer."
+        )
+    digest = hashlib.sha256(own_text.encode()).hexdigest()[:16] if own_text else ""
+    return TrainSettings(corpus, mode, pattern_name, pattern, size_kind, int(size), tie_break, own_title, digest)
+
+
+class TrainingStore:
+    """Trained results by settings, the most recent ``max_items`` kept; one lock per settings."""
+
+    def __init__(self, max_items: int = 8) -> None:
+        self._items: OrderedDict[TrainSettings, bpe.BPEResult] = OrderedDict()
+        self._locks: dict[TrainSettings, threading.Lock] = {}
+        self._guard = threading.Lock()
+        self._max = max_items
+
+    def peek(self, settings: TrainSettings) -> bpe.BPEResult | None:
+        with self._guard:
+            return self._items.get(settings)
+
+    def get(self, settings: TrainSettings, make: Callable[[], bpe.BPEResult]) -> bpe.BPEResult:
+        """The result for ``settings``, made by ``make()`` once even when two sessions ask at once."""
+        with self._guard:
+            lock = self._locks.setdefault(settings, threading.Lock())
+        with lock:
+            found = self.peek(settings)
+            if found is None:
+                found = make()
+                with self._guard:
+                    self._items[settings] = found
+                    while len(self._items) > self._max:
+                        old, _ = self._items.popitem(last=False)
+                        self._locks.pop(old, None)
+            return found
+
+
+@st.cache_resource(show_spinner=False)
+def training_store() -> TrainingStore:
+    """The one training store of this server process, shared by all sessions."""
+    return TrainingStore()
+
+
+def train(settings: TrainSettings, own_text: str = "") -> bpe.BPEResult:
+    """The result for ``settings``: from the store, or trained now under a progress bar.
+
+    Raises ``ValueError`` with one sentence to show when the corpus cannot be had or training refuses.
+    """
+    store = training_store()
+    found = store.peek(settings)
+    if found is not None:
+        return found
+    slot = st.empty()
+    bar = slot.progress(0.0, text="Loading the corpus …")
+
+    def make() -> bpe.BPEResult:
+        text = own_text if settings.own_digest else _load(settings.corpus, bar)
+        total = settings.size if settings.size_kind == "merges" else None
+
+        def progress(done: int, wanted: int) -> None:
+            bar.progress(done / max(wanted, 1), text=f"Training: {done:,} of {wanted:,} merges")
+
+        return bpe.train(
+            text, num_merges=total, vocab_size=None if total else settings.size, mode=settings.mode,
+            pattern=settings.pattern, tie_break=settings.tie_break, progress=progress,
+        )
+
+    try:
+        return store.get(settings, make)
+    finally:
+        slot.empty()
+
+
+def _load(key: str, bar: st.delta_generator.DeltaGenerator) -> str:
+    def progress(fraction: float, message: str) -> None:
+        bar.progress(min(max(fraction, 0.0), 1.0), text=f"Loading the corpus: {message}")
+
+    try:
+        return corpora.load_corpus(key, progress=progress)
+    except SourceUnavailable as exc:
+        raise ValueError(str(exc)) from None
+
+
+def corpus_options() -> dict[str, str]:
+    """Corpus choices, key → label: the built-in samples, the public corpora, paste, upload."""
+    options = {e.key: f"{e.title} ({e.size_bytes / 1000:,.0f} kB)" for e in corpora.catalog()}
+    return options | {PASTE: "Pasted text (below)", UPLOAD: "Uploaded .txt file (below)"}
+
+
+def training_form() -> tuple[TrainSettings, str] | None:
+    """The settings form in the sidebar; on "Train", the checked settings and the own corpus text.
+
+    An invalid value shows one ``st.error`` and returns ``None``, so the model shown stays as it was.
+    """
+    options = corpus_options()
+    with st.sidebar.form("bpe_form", border=False):
+        st.markdown("### Train a BPE")
+        corpus = st.selectbox("Corpus", list(options), format_func=options.__getitem__, key=state.BPE_CORPUS)
+        with st.expander("Your own corpus: paste or upload"):
+            st.text_area("Pasted text", key=state.BPE_PASTE, height=120, help="Used when the corpus is 'Pasted text'.")
+            upload = st.file_uploader("A .txt file", type=["txt"], key=state.BPE_UPLOAD,
+                                      help="UTF-8 text; used when the corpus is 'Uploaded .txt file'.")
+        mode = st.radio("Mode", list(bpe.MODES), format_func=bpe.MODES.__getitem__, key=state.BPE_MODE,
+                        horizontal=True, help="Byte-level: every text starts as UTF-8 bytes (GPT-2 and later). "
+                        "Character: words start as characters, the last one marked </w> (Sennrich et al.).")
+        pattern_name = st.selectbox("Pre-tokenization pattern", [*NAMED_PATTERNS, CUSTOM], key=state.BPE_PATTERN,
+                                    help="Byte-level only: merges never cross the chunks this regex cuts.")
+        custom = st.text_input("Custom regex", key=state.BPE_CUSTOM_PATTERN, help="Used when the pattern is 'Custom regex'.")
+        size_kind = st.radio("Stop at a", list(SIZE_KINDS), format_func=SIZE_KINDS.__getitem__,
+                             key=state.BPE_SIZE_KIND, horizontal=True)
+        size = st.number_input("Merges or vocabulary size", min_value=1, step=100, key=state.BPE_SIZE,
+                               help=f"At most {MAX_MERGES:,} merges.")
+        tie = st.radio("Tie rule", list(bpe.TIE_BREAKS), format_func=bpe.TIE_BREAKS.__getitem__,
+                       key=state.BPE_TIE, help=TIE_HELP)
+        submitted = st.form_submit_button("Train", type="primary", icon=":material/model_training:", key="bpe_train")
+    if not submitted:
+        return None
+    try:
+        title, text = _own_corpus(corpus, upload)
+        settings = settings_from_form(corpus=corpus, mode=mode, pattern_name=pattern_name, custom=custom,
+                                      size_kind=size_kind, size=int(size), tie_break=tie, own_title=title, own_text=text)
+    except ValueError as exc:
+        st.session_state[state.BPE_TRAIN_ERROR] = str(exc)
+        return None
+    return settings, text
+
+
+def _own_corpus(corpus: str, upload: object) -> tuple[str, str]:
+    if corpus == PASTE:
+        return "Pasted text", corpora.corpus_from_paste(st.session_state[state.BPE_PASTE]).text
+    if corpus == UPLOAD:
+        if upload is None:
+            raise ValueError("No file uploaded yet: open 'Your own corpus' and pick a .txt file, or choose another corpus.")
+        return upload.name, corpora.corpus_from_upload(upload.getvalue(), name=upload.name).text
+    return "", ""
+
+
+def current_model() -> tuple[TrainSettings, bpe.BPEResult]:
+    """The settings and result to show: a freshly submitted form, else the last good settings.
+
+    A refused training (bad corpus, too small a vocabulary) keeps the previous model and leaves the
+    reason in ``BPE_TRAIN_ERROR`` for the page to show.
+    """
+    ss = st.session_state
+    ss[state.BPE_TRAIN_ERROR] = ""
+    submitted = training_form()
+    applied: TrainSettings = ss[state.BPE_APPLIED] or DEFAULT_SETTINGS
+    if submitted is not None:
+        settings, own_text = submitted
+        try:
+            result = train(settings, own_text)
+        except ValueError as exc:
+            ss[state.BPE_TRAIN_ERROR] = f"Not trained: {exc}"
+        else:
+            ss[state.BPE_APPLIED], ss[state.BPE_OWN_TEXT] = settings, own_text
+            return settings, result
+    try:
+        return applied, train(applied, ss[state.BPE_OWN_TEXT])
+    except ValueError as exc:  # the applied corpus went missing since: fall back to the default
+        ss[state.BPE_TRAIN_ERROR] = f"{exc} Showing the default model instead."
+        ss[state.BPE_APPLIED] = None
+        return DEFAULT_SETTINGS, train(DEFAULT_SETTINGS)
+
+
+def inject_css() -> None:
+    """The page's own styles (chips, merge line, leaderboard, tree, chunk strip)."""
+    st.html(BPE_CSS)
+
+
+# -- the scrubber -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Scrubber:
+    """The state keys of one scrubber (the page has two: training and replay)."""
+
+    step: str
+    playing: str
+    tick: str
+    prefix: str  # widget keys start with it
+
+
+TRAIN_SCRUBBER = Scrubber(state.BPE_STEP, state.BPE_PLAYING, state.BPE_TICK, "bpe_train_")
+REPLAY_SCRUBBER = Scrubber(state.BPE_REPLAY_STEP, state.BPE_REPLAY_PLAYING, state.BPE_REPLAY_TICK, "bpe_replay_")
+
+
+def stepper(n: int, keys: Scrubber, draw: Callable[[int], None], *, jumps: Sequence[int] = (), label: str) -> None:
+    """A scrubber over steps ``0..n`` and ``draw(k)`` below it, as one fragment (a step reruns only it)."""
+    ss = st.session_state
+    ss[keys.step] = min(max(int(ss[keys.step]), 0), n)
+    if ss[keys.playing] and ss[keys.step] >= n:
+        ss[keys.playing] = False
+    every = PLAY_SECONDS if ss[keys.playing] else None
+    st.fragment(_stepper_body, run_every=every)(n, keys, draw, tuple(jumps), label)
+
+
+def _stepper_body(n: int, keys: Scrubber, draw: Callable[[int], None], jumps: tuple[int, ...], label: str) -> None:
+    ss = st.session_state
+    if ss[keys.playing]:
+        if ss[keys.step] >= n:  # played to the end: a full rerun drops the timer
+            ss[keys.playing] = False
+            st.rerun()
+        now = time.monotonic()
+        if now - ss[keys.tick] >= PLAY_SECONDS * 0.7:  # a click between two ticks does not step twice
+            ss[keys.step], ss[keys.tick] = ss[keys.step] + 1, now
+    k = ss[keys.step]
+    row = st.container(horizontal=True, vertical_alignment="bottom", wrap=False)
+    row.button("Prev", icon=":material/chevron_left:", key=keys.prefix + "prev", on_click=_move,
+               args=(keys, n, -1), disabled=k <= 0, shortcut="Left", help="One merge back")
+    row.slider(label, min_value=0, max_value=max(n, 1), key=keys.step, disabled=n == 0)
+    row.button("Next", icon=":material/chevron_right:", icon_position="right", key=keys.prefix + "next",
+               on_click=_move, args=(keys, n, 1), disabled=k >= n, shortcut="Right", help="One merge forward")
+    playing = ss[keys.playing]
+    if row.button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:",
+                  key=keys.prefix + "play", shortcut="P", type="primary" if playing else "secondary",
+                  disabled=n == 0, help=f"One merge every {PLAY_SECONDS:g} s, to the end"):
+        ss[keys.playing] = not playing
+        ss[keys.tick] = time.monotonic()
+        if not playing and k >= n:
+            ss[keys.step] = 0
+        st.rerun()  # the whole page: "play" sets the fragment's timer, which only a full run can do
+    if jumps:
+        hints = st.container(horizontal=True, vertical_alignment="center", gap="small", wrap=False)
+        hints.button("previous change", icon=":material/first_page:", key=keys.prefix + "back", on_click=_jump,
+                     args=(keys, jumps, -1), disabled=k <= jumps[0], shortcut="PageUp", type="tertiary")
+        hints.button("next change", icon=":material/last_page:", icon_position="right", key=keys.prefix + "forth",
+                     on_click=_jump, args=(keys, jumps, 1), disabled=k >= jumps[-1], shortcut="PageDown",
+                     type="tertiary")
+        hints.caption(f"{len(jumps):,} of the {n:,} merges change your text")
+    else:
+        st.caption("← → one step · P play")
+    draw(k)
+
+
+def _move(keys: Scrubber, n: int, delta: int) -> None:
+    st.session_state[keys.step] = min(max(int(st.session_state[keys.step]) + delta, 0), n)
+
+
+def _jump(keys: Scrubber, jumps: tuple[int, ...], direction: int) -> None:
+    k = int(st.session_state[keys.step])
+    if direction > 0:
+        at = bisect.bisect_right(jumps, k)
+        target = jumps[at] if at < len(jumps) else k
+    else:
+        at = bisect.bisect_left(jumps, k)
+        target = jumps[at - 1] if at > 0 else k
+    st.session_state[keys.step] = target
+
+
+def reset_step(keys: Scrubber, marker_key: str, marker: object, default: int) -> None:
+    """Put the scrubber on ``default`` when ``marker`` (the model, the text …) differs from last time."""
+    ss = st.session_state
+    if ss[marker_key] != marker:
+        ss[marker_key] = marker
+        ss[keys.step] = default
+        ss[keys.playing] = False
+
+
+# -- the views of a trained model ----------------------------------------------------------------------
+
+
+def text_changes(result: bpe.BPEResult, text: str) -> list[int]:
+    """The steps at which ``text``'s segmentation changes (what "next change" jumps to)."""
+    tok = result.tokenizer
+    return render.change_steps(tok.segment(text, len(result.trace)), base=tok.base_size, trace=result.trace)
+
+
+def train_step_view(result: bpe.BPEResult, text: str, *, show_whitespace: bool) -> Callable[[int], None]:
+    """``draw(k)``: the merge just made, the spans of ``text`` after ``k`` merges, the chart, the race.
+
+    Everything ``draw`` needs per step is an index into state computed once: the trace, the chart's
+    data and the tokenizer's segmentation history of ``text``.
+    """
+    tok, trace = result.tokenizer, result.trace
+    base, n = tok.base_size, len(trace)
+    curve = [result.initial_tokens, *(s.tokens_after for s in trace)]
+    rule = bpe.TIE_BREAKS[result.tie_break]
+    unit = "bytes" if tok.mode == "byte" else "characters"
+    at_start = len(tok.segment(text, 0))
+
+    def label(token_id: int) -> str:
+        return bpe.piece_label(tok.piece(token_id))
+
+    def made_by(token: object) -> str:
+        return f"merge {token.id - base + 1:,}" if token.id >= base else "base symbol"
+
+    def draw(k: int) -> None:
+        step = trace[k - 1] if k else None
+        parts = render.step_parts(step, tok.piece) if step else None
+        note = f"count {step.count:,}" if step else ""
+        st.html(render.merge_line_html(parts, k=k, n=n, note=note, n_tied=step.n_tied if step else 1, unit=unit))
+        spans_col, race_col = st.columns([3, 2], gap="large")
+        with spans_col:
+            tokens = tok.segment(text, k)
+            lit = render.highlight_indices(tokens, tok.changed_spans(text, k), step.new_id) if step else set()
+            changed = f" · this merge changed {len(lit)} of them (outlined)" if lit else ""
+            st.markdown(f"**Your text after {k:,} merges: {len(tokens):,} tokens** (from {at_start:,} {unit}){changed}")
+            st.html(render_spans(text, tokens, show_whitespace=show_whitespace, piece=label, highlight=lit,
+                                 extra_title=made_by))
+            fig = figures.tokens_vs_vocab_figure(base=base, tokens=curve, k=k, algorithm=tok.algorithm)
+            st.plotly_chart(fig, key="bpe_chart", config={"displaylogo": False})
+        with race_col:
+            if step is None:
+                st.markdown("**The race for each merge**")
+                st.caption("Step forward: each merge shows the pairs that competed for it and their counts.")
+                return
+            st.markdown(f"**The race for merge {k:,}**: the top pairs in the corpus at that moment")
+            st.html(render.leaderboard_html(step, piece=tok.piece))
+            st.caption(render.tie_note(step, rule=rule, piece=tok.piece))
+
+    return draw
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _merges_frame(settings: TrainSettings, _result: bpe.BPEResult) -> object:
+    tok = _result.tokenizer
+    return render.merges_frame(_result.trace, piece=tok.piece, base=tok.base_size)
+
+
+TABLE_COLUMNS = ["merge", "pair", "new token", "count", "tied", "id"]
+
+
+def merges_section(settings: TrainSettings, result: bpe.BPEResult) -> None:
+    """All merges: a searchable table, CSV and JSON downloads, and the merge tree of a picked token."""
+    tok = result.tokenizer
+    frame = _merges_frame(settings, result)
+    query = st.text_input("Search the merges", key=state.BPE_FILTER,
+                          placeholder="a piece such as ing, or a merge number such as 42")
+    shown = render.filter_merges(frame, query)
+    table_col, tree_col = st.columns([3, 2], gap="large")
+    with table_col:
+        event = st.dataframe(
+            shown[TABLE_COLUMNS], hide_index=True, on_select="rerun", selection_mode="single-row",
+            key=state.BPE_TABLE, height=390,
+            column_config={
+                "merge": st.column_config.NumberColumn("merge", help="1 is the first merge", format="%d"),
+                "pair": st.column_config.TextColumn("pair", help="· is a space, ↵ a line break"),
+                "tied": st.column_config.NumberColumn("tied", help="pairs that had the winning count", format="%d"),
+                "id": st.column_config.NumberColumn("id", format="%d"),
+            },
+        )
+        st.caption(f"{len(shown):,} of {len(frame):,} merges. Click a row to see its token's merge tree.")
+        csv_col, json_col = st.columns(2)
+        csv_col.download_button("Merges and chart data (CSV)", data=lambda: frame.to_csv(index=False),
+                                file_name="bpe_merges.csv", mime="text/csv", on_click="ignore",
+                                key="bpe_csv", icon=":material/download:")
+        json_col.download_button("Model and trace (JSON)", data=lambda: bpe.to_json(result),
+                                 file_name="bpe_model.json", mime="application/json", on_click="ignore",
+                                 key="bpe_json", icon=":material/download:")
+    with tree_col:
+        rows = event.selection.rows if event is not None else []
+        token_id = int(shown.iloc[rows[0]]["id"]) if rows and rows[0] < len(shown) else render.longest_token(result.trace)
+        if token_id is None:
+            st.caption("No merges were learned, so there is no tree to show.")
+            return
+        picked = "the row you picked" if rows else "the longest token learned; click a row for another"
+        st.markdown(f"**Merge tree**: {picked}")
+        st.html(render.merge_tree_html(token_id, trace=result.trace, base=tok.base_size, piece=tok.piece))

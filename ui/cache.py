@@ -1,0 +1,179 @@
+"""Caching around the pretrained registry: tokenizers load once per server process, results are reused.
+
+- ``tokenizer_store()`` is an ``st.cache_resource``: one ``TokenizerStore`` per server process,
+  shared by every session. It holds each loaded tokenizer, or an ``Unavailable`` record with the
+  reason, so a missing file is not looked for again on every rerun; ``forget(key)`` (the "retry"
+  button) clears one entry. Subtle: the store, not ``load`` itself, is the cached resource, because
+  a loader wrapped in ``st.cache_resource`` would record the progress bar it draws and replay it on
+  every later cache hit; here the progress bar is drawn outside any cached function.
+- ``analyze(key, text, allow_special)`` is an ``st.cache_resource`` too: a 1 MB text has ~250,000
+  ``Token``s, and ``st.cache_data`` would pickle and unpickle them on every rerun. The result is
+  frozen, so sharing it between sessions is safe.
+- ``spans_html(...)`` is an ``st.cache_data``: a string is cheap to copy, and building it for 5,000
+  tokens is the slow part of a rerun that only toggles whitespace back and forth.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from core.metrics import TextCounts, text_counts
+from core.types import ADDED, Token
+from ui.spans import DEFAULT_LIMIT, render_spans
+
+Progress = Callable[[float, str], None]
+
+
+@dataclass(frozen=True)
+class Unavailable:
+    """A tokenizer that could not be loaded, and the one-line reason (which says how to get it)."""
+
+    key: str
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """One text under one tokenizer: its tokens, counts, and whether the round trip loses text."""
+
+    key: str
+    tokens: tuple[Token, ...]
+    counts: TextCounts
+    lossy: bool  # decode(encode(text)) != text
+    seconds: float  # time to encode, decode and count
+
+
+class TokenizerStore:
+    """Tokenizers by registry key, each loaded at most once; failures are remembered too.
+
+    ``loader(key, progress)`` returns a tokenizer or an ``Unavailable``; it must not raise. A lock
+    per key means two sessions asking for the same tokenizer at once load it once.
+    """
+
+    def __init__(self, loader: Callable[[str, Progress | None], Any]) -> None:
+        self._loader = loader
+        self._items: dict[str, Any] = {}
+        self._locks: dict[str, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def peek(self, key: str) -> Any | None:
+        """The tokenizer or ``Unavailable`` for ``key`` if it was loaded already, else ``None``."""
+        return self._items.get(key)
+
+    def get(self, key: str, *, progress: Progress | None = None) -> Any:
+        """The tokenizer or ``Unavailable`` for ``key``, loading it on first use."""
+        item = self._items.get(key)
+        if item is not None:
+            return item
+        with self._guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            if key not in self._items:
+                self._items[key] = self._loader(key, progress)
+            return self._items[key]
+
+    def forget(self, key: str) -> None:
+        """Drop what is known about ``key`` so the next ``get`` tries again."""
+        self._items.pop(key, None)
+
+
+def load_from_registry(key: str, progress: Progress | None = None) -> Any:
+    """``core.pretrained.load``, with every failure turned into an ``Unavailable`` (never a traceback)."""
+    from core import pretrained  # lazily: importing the registry must not slow the first paint
+
+    specs = pretrained.registry()
+    name = specs[key].name if key in specs else key
+    if key not in specs:
+        return Unavailable(key, name, f"'{key}' is not in the tokenizer registry.")
+    try:
+        return pretrained.load(key, progress=progress)
+    except pretrained.TokenizerUnavailable as exc:
+        return Unavailable(key, name, str(getattr(exc, "reason", exc)))
+    except Exception as exc:  # a broken file or library must grey out one column, not the page
+        return Unavailable(key, name, f"loading failed ({type(exc).__name__}: {exc}).")
+
+
+@st.cache_resource(show_spinner=False)
+def tokenizer_store() -> TokenizerStore:
+    """The one store of this server process, shared by all sessions."""
+    return TokenizerStore(load_from_registry)
+
+
+@st.cache_data(show_spinner=False)
+def registry_names() -> dict[str, str]:
+    """Registry key → display name, in registry order."""
+    from core import pretrained
+
+    return {key: spec.name for key, spec in pretrained.registry().items()}
+
+
+def get_tokenizer(key: str, name: str | None = None) -> Any:
+    """The tokenizer for ``key`` (or its ``Unavailable``), with a progress bar while it first loads."""
+    store = tokenizer_store()
+    known = store.peek(key)
+    if known is not None:
+        return known
+    slot = st.empty()
+    bar = slot.progress(0.0, text=f"Loading {name or key} …")
+
+    def progress(fraction: float, message: str) -> None:
+        bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"{name or key}: {message}")
+
+    try:
+        return store.get(key, progress=progress)
+    finally:
+        slot.empty()
+
+
+def retry(key: str) -> None:
+    """Forget a failed load (and the sources' memory of failed downloads) so it is tried again."""
+    tokenizer_store().forget(key)
+    try:
+        from core import sources
+
+        sources.forget_failures()
+    except (ImportError, AttributeError):
+        pass
+
+
+@st.cache_resource(show_spinner=False, max_entries=48, ttl=3600)
+def analyze(key: str, text: str, allow_special: bool) -> Analysis:
+    """Tokens, counts and the round-trip check of ``text`` under the (already loaded) tokenizer ``key``."""
+    tokenizer = tokenizer_store().get(key)
+    if isinstance(tokenizer, Unavailable):
+        raise ValueError(f"{tokenizer.name} is unavailable: {tokenizer.reason}")
+    began = time.perf_counter()
+    tokens = tuple(tokenizer.encode(text, allow_special=allow_special))
+    lossy = tokenizer.decode([token.id for token in tokens if token.kind != ADDED]) != text
+    counts = text_counts(text, tokens)
+    return Analysis(key, tokens, counts, lossy, time.perf_counter() - began)
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def spans_html(
+    key: str,
+    text: str,
+    *,
+    allow_special: bool,
+    show_whitespace: bool,
+    raw_pieces: bool,
+    limit: int = DEFAULT_LIMIT,
+) -> str:
+    """``render_spans`` of ``analyze(key, text, allow_special)``, cached per option set."""
+    analysis = analyze(key, text, allow_special)
+    tokenizer = tokenizer_store().get(key)
+    return render_spans(
+        text,
+        analysis.tokens,
+        show_whitespace=show_whitespace,
+        raw_pieces=raw_pieces,
+        piece=getattr(tokenizer, "piece", None),
+        limit=limit,
+    )

@@ -1,0 +1,115 @@
+"""Plotly figures, built by pure functions: data in, ``go.Figure`` out, tested as objects.
+
+Every chart says its message in its title and colors each algorithm the same way on every page
+(``ALGORITHM_COLORS``). Nothing here imports Streamlit: pages draw the figures with
+``st.plotly_chart`` and offer their data as CSV next to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+# One color per algorithm, for every chart of the playground (names as in core.types.ALGORITHMS).
+ALGORITHM_COLORS: dict[str, str] = {
+    "byte-level BPE": "#1f4e9c",
+    "character BPE": "#c05621",
+    "SentencePiece BPE": "#2f855a",
+    "WordPiece": "#805ad5",
+    "Unigram": "#b83280",
+}
+MARKER_COLOR = "#d9480f"  # the "you are here" marker: the same orange as the spans' highlight
+MAX_POINTS = 1_200  # a curve of 20,000 merges drawn with this many points looks the same, and is light
+LOG_X_SPAN = 10.0  # log x-axis once the largest x is this many times the smallest
+
+
+def compact(n: float) -> str:
+    """A count in a few characters for titles: ``1.1 M``, ``412 k``, ``950``.
+
+    >>> compact(1_115_394), compact(412_345), compact(950)
+    ('1.1 M', '412 k', '950')
+    """
+    if abs(n) >= 1_000_000:
+        return f"{n / 1_000_000:.1f} M"
+    if abs(n) >= 10_000:
+        return f"{n / 1_000:.0f} k"
+    if abs(n) >= 1_000:
+        return f"{n / 1_000:.1f} k"
+    return f"{n:,.0f}"
+
+
+def sample_indices(n: int, max_points: int = MAX_POINTS) -> list[int]:
+    """At most about ``max_points`` indices of ``range(n)``, evenly spread, first and last included.
+
+    >>> sample_indices(5, 3)
+    [0, 2, 4]
+    """
+    if n <= 0:
+        return []
+    if n <= max_points:
+        return list(range(n))
+    stride = (n - 1) / (max_points - 1)
+    return sorted({round(i * stride) for i in range(max_points)} | {n - 1})
+
+
+def tokens_vs_vocab_frame(*, base: int, tokens: Sequence[int]) -> pd.DataFrame:
+    """The chart's data: one row per number of merges (``tokens[k]`` is the corpus after ``k``).
+
+    >>> tokens_vs_vocab_frame(base=256, tokens=[10, 8]).to_dict("list")
+    {'merges': [0, 1], 'vocabulary size': [256, 257], 'tokens in corpus': [10, 8]}
+    """
+    return pd.DataFrame(
+        {
+            "merges": range(len(tokens)),
+            "vocabulary size": [base + k for k in range(len(tokens))],
+            "tokens in corpus": list(tokens),
+        }
+    )
+
+
+def tokens_vs_vocab_figure(
+    *, base: int, tokens: Sequence[int], k: int, algorithm: str = "byte-level BPE"
+) -> go.Figure:
+    """Tokens in the training corpus against vocabulary size, with a marker after ``k`` merges.
+
+    ``tokens[i]`` is the corpus size in tokens after ``i`` merges (``tokens[0]``: before any), so
+    the vocabulary after ``i`` merges is ``base + i``. Subtle: the curve is drawn from at most
+    ``MAX_POINTS`` samples (so a step of the scrubber does not ship 20,000 points to the browser);
+    the marker always sits on the exact value. The x-axis is logarithmic when it spans a decade.
+
+    >>> fig = tokens_vs_vocab_figure(base=256, tokens=[1000, 900, 850], k=1)
+    >>> fig.data[1].x, fig.data[1].y
+    ((257,), (900,))
+    """
+    if not tokens:
+        raise ValueError("tokens must hold at least the corpus size before any merge")
+    if not 0 <= k < len(tokens):
+        raise ValueError(f"k must be between 0 and {len(tokens) - 1}, not {k}")
+    picked = np.asarray(sample_indices(len(tokens)))  # numpy: plotly validates arrays in C, lists one by one
+    color = ALGORITHM_COLORS.get(algorithm, ALGORITHM_COLORS["byte-level BPE"])
+    log_x = (base + len(tokens) - 1) / max(base, 1) >= LOG_X_SPAN
+    curve = {
+        "type": "scatter", "mode": "lines", "name": algorithm, "line": {"color": color, "width": 3},
+        "x": base + picked, "y": np.asarray(tokens)[picked], "customdata": picked,
+        "hovertemplate": "%{customdata:,} merges · vocabulary %{x:,}<br>%{y:,} tokens<extra></extra>",
+    }
+    marker = {
+        "type": "scatter", "mode": "markers", "name": f"after {k:,} merges",
+        "x": [base + k], "y": [tokens[k]], "customdata": [k],
+        "marker": {"color": MARKER_COLOR, "size": 15, "line": {"color": "white", "width": 2}},
+        "hovertemplate": "after %{customdata:,} merges · vocabulary %{x:,}<br>%{y:,} tokens<extra></extra>",
+    }
+    layout = {
+        "title": {"text": f"Each merge shortens the corpus: {compact(tokens[0])} → {compact(tokens[-1])} tokens"},
+        "xaxis": {"title": {"text": "vocabulary size" + (" (log scale)" if log_x else "")},
+                  "type": "log" if log_x else "linear", "tickformat": ",d"},
+        "yaxis": {"title": {"text": "tokens in the training corpus"}, "tickformat": ",d", "rangemode": "tozero"},
+        "showlegend": False, "height": 340, "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
+        "font": {"size": 15}, "hoverlabel": {"font": {"size": 15}},
+    }
+    # subtle: one dict in one constructor call is about ten times faster than add_trace and
+    # update_layout, which validate step by step; the scrubber builds this figure on every step
+    return go.Figure({"data": [curve, marker], "layout": layout})

@@ -1,0 +1,147 @@
+"""Every session-state key of every page, with its default, in one place.
+
+Widget keys carry a per-page prefix ("pg_" for the Playground) so two pages never share a widget's
+state by accident. ``init`` fills in the defaults a page needs, so a page opened directly by URL,
+with an empty session, works.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
+PLAYGROUND_SAMPLE = SAMPLES_DIR / "playground_default.txt"
+
+# The Playground (app.py).
+PG_TEXT = "pg_text"  # the text area
+PG_UPLOAD = "pg_upload"  # the .txt file uploader
+PG_UPLOAD_ERROR = "pg_upload_error"  # the message of the last failed upload, or ""
+PG_UPLOAD_NOTE = "pg_upload_note"  # "Loaded notes.txt (1,234 characters)." after a good upload
+PG_TOKENIZERS = "pg_tokenizers"  # the multiselect of registry keys
+PG_SHOW_WHITESPACE = "pg_show_whitespace"
+PG_RAW_PIECES = "pg_raw_pieces"
+PG_ALLOW_SPECIAL = "pg_allow_special"  # read "<|endoftext|>" typed in the text as the special token
+PG_COLUMNS = "pg_columns"  # tokenizer columns per row
+
+# Pretrained keys shown when the Playground opens; kept equal to core.pretrained.DEFAULT_KEYS
+# (a test checks it) so this module does not import the registry.
+DEFAULT_TOKENIZERS = ("gpt2", "cl100k_base", "o200k_base", "llama3")
+
+
+@lru_cache(maxsize=1)
+def playground_sample() -> str:
+    """The Playground's default text (data/samples/playground_default.txt)."""
+    try:
+        return PLAYGROUND_SAMPLE.read_text(encoding="utf-8")
+    except OSError:
+        return "Hello, world! Héllo, 世界 👩‍💻 2026"
+
+
+def playground_defaults() -> dict[str, Any]:
+    """The Playground's keys and their defaults (fresh lists each call: no shared mutable state)."""
+    return {
+        PG_TEXT: playground_sample(),
+        PG_UPLOAD_ERROR: "",
+        PG_UPLOAD_NOTE: "",
+        PG_TOKENIZERS: list(DEFAULT_TOKENIZERS),
+        PG_SHOW_WHITESPACE: False,
+        PG_RAW_PIECES: False,
+        PG_ALLOW_SPECIAL: False,
+        PG_COLUMNS: 2,
+    }
+
+
+def init(defaults: Mapping[str, Any]) -> None:
+    """Set each key that is not in the session yet to its default; never overwrite a user's value."""
+    for key, value in defaults.items():
+        if key not in st.session_state:
+            st.session_state[key] = value
+
+
+def init_playground() -> None:
+    """``init`` with the Playground's defaults."""
+    init(playground_defaults())
+
+
+# -- BPE step by step (pages/1_BPE_step_by_step.py) ------------------------------------------------
+# Owned by that page; its widgets all carry the "bpe_" prefix.
+BPE_VIEW = "bpe_view"  # "train" (train your own) or "replay" (replay a real tokenizer)
+BPE_CORPUS = "bpe_corpus"  # training form: catalog key, or "paste" / "upload"
+BPE_PASTE = "bpe_paste"  # training form: the pasted corpus
+BPE_UPLOAD = "bpe_upload"  # training form: the .txt uploader (widget only, no default)
+BPE_MODE = "bpe_mode"  # training form: "byte" or "char"
+BPE_PATTERN = "bpe_pattern"  # training form: a name of core.patterns.NAMED_PATTERNS, or "Custom regex"
+BPE_CUSTOM_PATTERN = "bpe_custom_pattern"  # training form: the custom regex
+BPE_SIZE_KIND = "bpe_size_kind"  # training form: "merges" or "vocab"
+BPE_SIZE = "bpe_size"  # training form: number of merges or vocabulary size
+BPE_TIE = "bpe_tie"  # training form: a key of core.bpe.TIE_BREAKS
+BPE_APPLIED = "bpe_applied"  # the settings of the model shown (ui.bpe_views.TrainSettings); None = defaults
+BPE_OWN_TEXT = "bpe_own_text"  # the pasted or uploaded corpus of the applied settings
+BPE_TRAIN_ERROR = "bpe_train_error"  # why the last "Train" did not train, or ""
+BPE_TEXT = "bpe_text"  # the user's text, segmented at each step
+BPE_STEP = "bpe_step"  # the scrubber: merges applied
+BPE_STEP_FOR = "bpe_step_for"  # the settings BPE_STEP was last reset for
+BPE_PLAYING = "bpe_playing"
+BPE_TICK = "bpe_tick"  # time.monotonic() of the last step "play" made
+BPE_SHOW_WHITESPACE = "bpe_show_whitespace"
+BPE_FILTER = "bpe_filter"  # search box over the merges table
+BPE_TABLE = "bpe_table"  # the merges table's row selection (widget only)
+BPE_REPLAY_TOKENIZER = "bpe_replay_tokenizer"  # registry key
+BPE_REPLAY_TEXT = "bpe_replay_text"
+BPE_REPLAY_STEP = "bpe_replay_step"
+BPE_REPLAY_FOR = "bpe_replay_for"  # (tokenizer key, text) BPE_REPLAY_STEP was last reset for
+BPE_REPLAY_PLAYING = "bpe_replay_playing"
+BPE_REPLAY_TICK = "bpe_replay_tick"
+
+BPE_DEFAULT_TEXT = "The language model never sees letters: it sees tokens."
+BPE_DEFAULT_REPLAY_TEXT = "The model doesn't see letters, it sees tokens: 12345 of them! 🤖"
+# Widget values that must survive a switch to the other view (Streamlit drops the state of widgets
+# that were not drawn in a run; writing a value back keeps it).
+_BPE_KEPT = (
+    BPE_VIEW, BPE_CORPUS, BPE_PASTE, BPE_MODE, BPE_PATTERN, BPE_CUSTOM_PATTERN, BPE_SIZE_KIND, BPE_SIZE,
+    BPE_TIE, BPE_TEXT, BPE_STEP, BPE_SHOW_WHITESPACE, BPE_FILTER, BPE_REPLAY_TOKENIZER, BPE_REPLAY_TEXT,
+    BPE_REPLAY_STEP,
+)
+
+
+def bpe_defaults() -> dict[str, Any]:
+    """The BPE page's keys and their defaults: it opens training 300 merges on the English essay."""
+    return {
+        BPE_VIEW: "train",
+        BPE_CORPUS: "sample_essay_en",
+        BPE_PASTE: "",
+        BPE_MODE: "byte",
+        BPE_PATTERN: "GPT-2",
+        BPE_CUSTOM_PATTERN: r" ?\w+| ?[^\w\s]+|\s+",
+        BPE_SIZE_KIND: "merges",
+        BPE_SIZE: 300,
+        BPE_TIE: "first_seen",
+        BPE_APPLIED: None,
+        BPE_OWN_TEXT: "",
+        BPE_TRAIN_ERROR: "",
+        BPE_TEXT: BPE_DEFAULT_TEXT,
+        BPE_STEP: 0,
+        BPE_STEP_FOR: None,
+        BPE_PLAYING: False,
+        BPE_TICK: 0.0,
+        BPE_SHOW_WHITESPACE: True,
+        BPE_FILTER: "",
+        BPE_REPLAY_TOKENIZER: "cl100k_base",
+        BPE_REPLAY_TEXT: BPE_DEFAULT_REPLAY_TEXT,
+        BPE_REPLAY_STEP: 0,
+        BPE_REPLAY_FOR: None,
+        BPE_REPLAY_PLAYING: False,
+        BPE_REPLAY_TICK: 0.0,
+    }
+
+
+def init_bpe() -> None:
+    """``init`` with the BPE page's defaults, and keep its widget values across view switches."""
+    init(bpe_defaults())
+    for key in _BPE_KEPT:
+        st.session_state[key] = st.session_state[key]

@@ -1,0 +1,143 @@
+"""Widgets and blocks the pages share: CSS injection, text input with upload, tokenizer cards, ids view.
+
+Each function draws into the current Streamlit container and returns plain values; the HTML it
+shows comes from ``ui.spans`` (escaped there) or is escaped here.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from core.textio import MAX_UPLOAD_BYTES, decode_text_upload
+from ui.cache import Analysis, Unavailable, retry
+from ui.spans import render_ids
+
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
+SPANS_CSS = ASSETS_DIR / "spans.css"
+IDS_SHOWN = 20_000  # ids drawn in the code block; all of them are in the download
+
+_MARKDOWN_SPECIAL = str.maketrans({ch: "\\" + ch for ch in "\\`*_{}[]<>()#+-.!|~$"})
+
+
+def md_escape(text: str) -> str:
+    """``text`` with Markdown's special characters backslash-escaped, for labels and captions.
+
+    >>> md_escape("r50k_base.tiktoken")
+    'r50k\\\\_base\\\\.tiktoken'
+    """
+    return text.translate(_MARKDOWN_SPECIAL)
+
+
+def inject_css() -> None:
+    """Add the span styles to the page; call once per page run, before any spans are drawn.
+
+    ``st.html`` with a path to a ``.css`` file sends only a style tag, which takes no room.
+    """
+    st.html(SPANS_CSS)
+
+
+def apply_upload(data: bytes, name: str, *, text_key: str, error_key: str, note_key: str) -> bool:
+    """Put an uploaded file's text into ``text_key``, or its error into ``error_key``; True on success.
+
+    Subtle: on failure the text in ``text_key`` is left as it was, so a bad file loses nothing.
+    """
+    try:
+        text = decode_text_upload(data, name=name)
+    except ValueError as exc:
+        st.session_state[error_key] = str(exc)
+        st.session_state[note_key] = ""
+        return False
+    st.session_state[text_key] = text
+    st.session_state[error_key] = ""
+    st.session_state[note_key] = f"Loaded {name} ({len(text):,} characters)."
+    return True
+
+
+def _on_upload(upload_key: str, text_key: str, error_key: str, note_key: str) -> None:
+    uploaded = st.session_state.get(upload_key)
+    if uploaded is None:  # the file was removed from the uploader: keep the text
+        st.session_state[note_key] = ""
+        st.session_state[error_key] = ""
+        return
+    apply_upload(uploaded.getvalue(), uploaded.name, text_key=text_key, error_key=error_key, note_key=note_key)
+
+
+def text_upload(*, upload_key: str, text_key: str, error_key: str, note_key: str) -> None:
+    """A .txt uploader that replaces the text in ``text_key``; shows the error or note of the last one."""
+    st.file_uploader(
+        "Or upload a .txt file",
+        type=["txt"],
+        key=upload_key,
+        on_change=_on_upload,
+        args=(upload_key, text_key, error_key, note_key),
+        max_upload_size=max(1, MAX_UPLOAD_BYTES // 1_000_000),
+        help=f"UTF-8 text, up to {MAX_UPLOAD_BYTES:,} bytes.",
+    )
+    if st.session_state.get(error_key):
+        st.error(st.session_state[error_key], icon=":material/error:")
+    elif st.session_state.get(note_key):
+        st.caption(st.session_state[note_key])
+
+
+def grid(items: Sequence[Any], per_row: int) -> Iterator[tuple[Any, Any]]:
+    """Pairs of (item, column) laying ``items`` out ``per_row`` to a row."""
+    per_row = max(1, per_row)
+    for start in range(0, len(items), per_row):
+        row = items[start : start + per_row]
+        columns = st.columns(per_row, gap="medium")
+        yield from zip(row, columns, strict=False)
+
+
+def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str) -> None:
+    """One tokenizer's column: name, what it is, its token count, a lossy flag, and the spans."""
+    counts = analysis.counts
+    st.markdown(f"#### {md_escape(tokenizer.name)}")
+    facts = [tokenizer.algorithm, f"{tokenizer.vocab_size:,} vocab", f"source: {tokenizer.source}"]
+    st.caption(md_escape(" · ".join(str(fact) for fact in facts if fact)))
+    if getattr(tokenizer, "attribution", None):
+        st.caption(md_escape(f"{tokenizer.attribution} · licence: {tokenizer.license}"))
+    headline = f"**{counts.tokens:,} tokens**"
+    if counts.added:
+        added = ", ".join(sorted({t.bytes.decode("utf-8", "replace") for t in analysis.tokens if t.kind == "added"}))
+        headline += f" + {counts.added} added by the tokenizer ({md_escape(added)})"
+    st.markdown(headline)
+    if analysis.lossy:
+        st.warning(
+            f"lossy: decode(encode(text)) ≠ text; {counts.unknown or 0:,} unknown tokens",
+            icon=":material/warning:",
+        )
+    st.html(spans)
+
+
+def unavailable_card(item: Unavailable, *, retry_key: str) -> None:
+    """A greyed-out column for a tokenizer that could not be loaded, with its reason and a retry."""
+    st.html(
+        f'<div class="tp-unavailable"><strong>{html.escape(item.name, quote=True)}</strong>'
+        f"<br>unavailable: {html.escape(item.reason, quote=True)}</div>"
+    )
+    st.button("Retry", key=retry_key, on_click=retry, args=(item.key,), icon=":material/refresh:")
+
+
+def ids_view(analyses: Mapping[str, Analysis], *, key_prefix: str) -> None:
+    """One tab per tokenizer with its token ids in a copyable code block (and a download when long)."""
+    if not analyses:
+        return
+    for analysis, tab in zip(analyses.values(), st.tabs(list(analyses)), strict=True):
+        with tab:
+            tokens = analysis.tokens
+            st.code(render_ids(tokens[:IDS_SHOWN]), language=None, wrap_lines=True, height=180)
+            if len(tokens) > IDS_SHOWN:
+                st.caption(f"The first {IDS_SHOWN:,} of {len(tokens):,} ids; download them all below.")
+                st.download_button(
+                    "Download all ids",
+                    render_ids(tokens),
+                    file_name=f"{analysis.key}_ids.txt",
+                    mime="text/plain",
+                    key=f"{key_prefix}ids_download_{analysis.key}",
+                    on_click="ignore",
+                )
