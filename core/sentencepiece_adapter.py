@@ -40,6 +40,7 @@ class SentencePieceTokenizer(PretrainedTokenizer):
         self._sp = sp
         self._bytes: list[bytes] = []
         self._kinds: list[str] = []
+        special_ids = set(specials.values())
         for i in range(size):
             piece = sp.id_to_piece(i)
             if sp.is_byte(i):
@@ -50,7 +51,7 @@ class SentencePieceTokenizer(PretrainedTokenizer):
                 self._kinds.append(UNKNOWN)
             else:
                 self._bytes.append(piece.replace("\u2581", " ").encode())
-                self._kinds.append(SPECIAL if i in specials.values() else TEXT)
+                self._kinds.append(SPECIAL if i in special_ids else TEXT)
         self._dummy_prefix = sp.encode("a", out_type=str)[0].startswith("\u2581")
         try:
             sp.encode("a", return_type="offset_mapping")
