@@ -28,7 +28,7 @@ import json
 from bisect import bisect_left
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Literal
 
@@ -542,7 +542,10 @@ class _MergeLoop:
                     found.add(index)
         self.counts, self.where = counts, where
         self.seen = {pair: order for order, pair in enumerate(counts)}  # dicts keep first-seen order
-        self.histogram: dict[int, int] = dict(Counter(counts.values()))
+        # how many pairs have each count (a list: counts only go down, or start below the merged one)
+        self.histogram = [0] * (max(counts.values(), default=0) + 1)
+        for count in counts.values():
+            self.histogram[count] += 1
         self.heap = [(-count, self._tie(pair), pair) for pair, count in counts.items()]
         heapq.heapify(self.heap)
         self.initial_tokens = self.tokens = sum(len(w) * f for w, f in zip(words, freqs, strict=True))
@@ -567,7 +570,7 @@ class _MergeLoop:
                 break
             left, right, count = top[0]
             new_id = self.first_id + rank
-            tied = self.histogram.get(count, 0)
+            tied = self.histogram[count]
             self._merge(chr(left) + chr(right), chr(new_id), count)
             pieces.append(pieces[left] + pieces[right])
             trace.append(MergeStep(rank, left, right, new_id, pieces[-1], count, tied, tuple(top), self.tokens))
@@ -611,7 +614,6 @@ class _MergeLoop:
                 continue  # subtle: ``where`` keeps words that lost the pair since; skip them
             freq, n, end = freqs[index], len(word), -1
             while at >= 0:
-                removed += freq
                 if at:  # the pair on the left: (x, left) becomes (x, new)
                     if at == end:  # subtle: the previous hit ended right here, so x is new too
                         old, pair = right_left, new_new
@@ -639,13 +641,13 @@ class _MergeLoop:
                         entry[0] += freq
                         entry[1].add(index)
                 at = word.find(merged, end)
-            words[index] = word.replace(merged, new)
+            words[index] = shorter = word.replace(merged, new)
+            removed += (n - len(shorter)) * freq
         self.tokens -= removed
         self._apply(merged, count, lost, made)
 
     def _apply(self, merged: str, count: int, lost: dict[str, int], made: dict[str, list]) -> None:
         counts, histogram, seen, heap, where = self.counts, self.histogram, self.seen, self.heap, self.where
-        hist_get = histogram.get
         del counts[merged]
         histogram[count] -= 1
         for pair, fewer in lost.items():
@@ -653,12 +655,12 @@ class _MergeLoop:
             histogram[old] -= 1
             if old > fewer:
                 counts[pair] = old - fewer
-                histogram[old - fewer] = hist_get(old - fewer, 0) + 1
+                histogram[old - fewer] += 1
             else:
                 del counts[pair]
         for pair, (new, holders) in made.items():  # pairs this merge created: number them, push them
             counts[pair] = new
-            histogram[new] = hist_get(new, 0) + 1
+            histogram[new] += 1
             where[pair] = holders
             seen[pair] = len(seen)
             heapq.heappush(heap, (-new, self._tie(pair), pair))
@@ -693,8 +695,8 @@ class Replay:
     text: str
     chunk_spans: tuple[tuple[int, int], ...]
     events: tuple[ReplayEvent, ...]
-    _history: _History
-    _info: Mapping[int, tuple[bytes, int, str]]
+    _history: _History = field(repr=False, compare=False)
+    _info: Mapping[int, tuple[bytes, int, str]] = field(repr=False, compare=False)
 
     @property
     def n_steps(self) -> int:
