@@ -1,0 +1,89 @@
+"""The Playground in a real browser: spans and counts follow the text and the tokenizer choice; no XSS."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SPANS = "[data-testid=stHtml] .tp-spans"
+XSS = "<script>alert(1)</script>\n<img src=x onerror=alert(1)>\n</span><b>x"
+
+# The token count headline of each column ("184 tokens"), in page order.
+HEADLINES_JS = """() => [...document.querySelectorAll('[data-testid=stMarkdownContainer] strong')]
+    .map(e => e.textContent).filter(t => /^[0-9,]+ tokens$/.test(t))"""
+TABLE_JS = "() => (document.querySelector('[data-testid=stTable]') || {}).innerText || ''"
+
+
+def wait_ready(page, columns: int) -> None:
+    """Wait until ``columns`` span boxes are drawn and the app is not running."""
+    page.wait_for_function(
+        """n => document.querySelectorAll('[data-testid=stHtml] .tp-spans').length === n
+               && !document.querySelector('[data-testid=stStatusWidget] [data-testid=stSpinner]')""",
+        arg=columns,
+        timeout=60_000,
+    )
+
+
+def set_text(page, text: str) -> None:
+    """Type into the text area and apply it (Streamlit applies a text area on Ctrl+Enter or blur)."""
+    area = page.locator("[data-testid=stTextArea] textarea")
+    area.fill(text)
+    area.press("Control+Enter")
+
+
+def test_opens_with_four_tokenizers_spans_and_counts(page) -> None:
+    wait_ready(page, 4)
+    page.wait_for_selector("[data-testid=stTable]")
+    assert len(page.evaluate(HEADLINES_JS)) == 4
+    assert "tokens / word" in page.evaluate(TABLE_JS)
+    assert page.locator(f"{SPANS} .tp-t").count() > 100
+    assert page.locator(f"{SPANS} .tp-group").count() > 0  # the emoji and Hindi under GPT-2
+    # The CSS reached the page (a sanitizer drops a style element it distrusts).
+    assert page.evaluate(f"getComputedStyle(document.querySelector('{SPANS}')).whiteSpace") == "pre-wrap"
+
+
+def test_typing_changes_spans_and_counts(page) -> None:
+    wait_ready(page, 4)
+    before_table = page.evaluate(TABLE_JS)
+    set_text(page, "hello hello hello")
+    page.wait_for_function(
+        """() => { const boxes = [...document.querySelectorAll('[data-testid=stHtml] .tp-spans')];
+                   return boxes.length === 4 && boxes.every(b => b.textContent.startsWith('hello hello hello')
+                          || b.textContent.includes('hello hello hello')); }""",
+        timeout=60_000,
+    )
+    page.wait_for_function(f"before => ({TABLE_JS})() !== before", arg=before_table, timeout=60_000)
+    headlines = page.evaluate(HEADLINES_JS)
+    assert headlines == ["3 tokens"] * 4  # "hello", " hello", " hello" in every one of the four
+    assert page.locator(f"{SPANS} .tp-t").count() >= 12
+
+
+def test_switching_tokenizers(page) -> None:
+    wait_ready(page, 4)
+    page.locator("[data-testid=stMultiSelect] button[aria-label='Remove GPT-2 (r50k_base)']").click()
+    wait_ready(page, 3)
+    assert "GPT-2 (r50k_base)" not in page.evaluate(TABLE_JS)
+    combo = page.locator("[data-testid=stMultiSelect] input")
+    combo.click()
+    combo.fill("p50k")
+    page.locator("[role=option]", has_text="p50k_base").first.click()
+    page.keyboard.press("Escape")
+    wait_ready(page, 4)
+    page.wait_for_function(f"() => ({TABLE_JS})().includes('p50k_base')", timeout=60_000)
+
+
+def test_xss_strings_stay_text(page) -> None:
+    wait_ready(page, 4)
+    set_text(page, XSS)
+    page.wait_for_function(
+        """() => { const boxes = [...document.querySelectorAll('[data-testid=stHtml] .tp-spans')];
+                   return boxes.length === 4 && boxes.every(b => b.textContent.includes('onerror=alert(1)')); }""",
+        timeout=60_000,
+    )
+    page.wait_for_timeout(1_000)  # give an injected handler time to fire, if one got in
+    assert page.dialogs == []
+    assert page.locator(f"{SPANS} script, {SPANS} img, {SPANS} b").count() == 0
+    text = page.locator(SPANS).first.text_content()
+    for literal in ("<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "</span><b>x"):
+        assert literal in text
