@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import http.server
+import shutil
+import threading
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -81,6 +85,35 @@ def test_public_corpora_offline_say_what_to_do(offline: None, key: str) -> None:
     assert "The built-in samples work without it." in reason
     if key != "tinyshakespeare":
         assert "only from the data folder" in reason
+
+
+@pytest.mark.data
+def test_tiny_shakespeare_downloads_once_with_progress_then_comes_from_the_cache(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    www = tmp_path / "www"
+    www.mkdir()
+    shutil.copy(data_dir / "corpora" / "tinyshakespeare.txt", www / "input.txt")
+    handler = partial(http.server.SimpleHTTPRequestHandler, directory=str(www))
+    handler.log_message = lambda *args: None  # type: ignore[attr-defined]
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    try:
+        monkeypatch.setattr(corpora, "_TINY_SHAKESPEARE_URL", f"http://127.0.0.1:{httpd.server_address[1]}/input.txt")
+        monkeypatch.delenv("PLAYGROUND_DATA_DIR", raising=False)
+        monkeypatch.delenv("PLAYGROUND_OFFLINE", raising=False)
+        monkeypatch.setenv("PLAYGROUND_CACHE_DIR", str(tmp_path / "cache"))
+        sources.forget_failures()
+        reports: list[tuple[float, str]] = []
+        text = load_corpus("tinyshakespeare", progress=lambda f, m: reports.append((f, m)))
+        assert hashlib.sha256(text.encode()).hexdigest() == entry("tinyshakespeare").sha256
+        assert reports and reports[-1][0] == 1.0
+        (www / "input.txt").unlink()  # the second time, only the cache can answer
+        assert load_corpus("tinyshakespeare") == text
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        sources.forget_failures()
 
 
 def test_unknown_keys_are_a_value_error() -> None:
