@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import time
+from contextlib import AbstractContextManager
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -30,11 +33,17 @@ SPECIAL_OF = {
 }
 
 
+def offline() -> AbstractContextManager[object]:
+    """No test downloads: without PLAYGROUND_DATA_DIR, what is not cached or installed is skipped."""
+    return mock.patch.dict(os.environ, {"PLAYGROUND_OFFLINE": "1"})
+
+
 def get(key: str) -> PretrainedTokenizer:
     """Each tokenizer once per test session (skips when its file is not available)."""
     if key not in _LOADED:
         try:
-            _LOADED[key] = load(key)
+            with offline():
+                _LOADED[key] = load(key)
         except TokenizerUnavailable as exc:
             pytest.skip(f"{key} unavailable: {exc.reason}")
     return _LOADED[key]

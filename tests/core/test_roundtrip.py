@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import unicodedata
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -32,7 +34,8 @@ LOSSLESS_WITHOUT_METASPACE = ("llama2", "mistral_v1", "mistral_v3")
 def tokenizer(key: str) -> PretrainedTokenizer | None:
     if key not in _LOADED:
         try:
-            _LOADED[key] = load(key)
+            with mock.patch.dict(os.environ, {"PLAYGROUND_OFFLINE": "1"}):  # tests never download
+                _LOADED[key] = load(key)
         except TokenizerUnavailable:
             _LOADED[key] = None
     return _LOADED[key]
