@@ -56,6 +56,9 @@ _WORDS = regex.compile(r"\S+")  # char mode's words; the same cut in training an
 _SHIFT = 32  # a pair (left, right) is the int left << 32 | right: faster dict keys than tuples
 _NEVER = 1 << 62  # the rank of a pair that is not a merge
 _MAX_VOCAB = 0x110000  # the merge loop spells a token id as one character, chr(id)
+# A heap entry is one int, -count << 42 | tie: smaller is better, and ints compare faster than tuples.
+_TIE_BITS = 42
+_TIE_MASK = (1 << _TIE_BITS) - 1
 _PROGRESS_CALLS = 100  # progress is reported about this many times, not once per merge
 
 
@@ -520,7 +523,7 @@ class _MergeLoop:
     Subtle: a word is a ``str`` with one character per token (``chr(id)``) and a pair is the
     two-character ``str`` of its ids, so finding and rewriting pairs are ``str.find`` and
     ``str.replace``, done in C. ``where`` may list words that lost a pair since (entries are never
-    removed, only checked); heap entries ``(-count, tie, pair)`` can be stale and are corrected when
+    removed, only checked); heap entries ``-count << 42 | tie`` can be stale and are corrected when
     they surface. Only pairs with the new id appear after a merge, so old pairs only go down and new
     ones are pushed once, at the end of the step.
     """
@@ -542,16 +545,26 @@ class _MergeLoop:
                     found.add(index)
         self.counts, self.where = counts, where
         self.seen = {pair: order for order, pair in enumerate(counts)}  # dicts keep first-seen order
+        self.by_seen = list(counts)
         # how many pairs have each count (a list: counts only go down, or start below the merged one)
         self.histogram = [0] * (max(counts.values(), default=0) + 1)
         for count in counts.values():
             self.histogram[count] += 1
-        self.heap = [(-count, self._tie(pair), pair) for pair, count in counts.items()]
+        self.heap = [(-count << _TIE_BITS) | self._tie(pair) for pair, count in counts.items()]
         heapq.heapify(self.heap)
         self.initial_tokens = self.tokens = sum(len(w) * f for w, f in zip(words, freqs, strict=True))
 
     def _tie(self, pair: str) -> int:
-        return -((ord(pair[0]) << _SHIFT) | ord(pair[1])) if self.largest else self.seen[pair]
+        """The tie-break rank of ``pair``, lower wins: its first-seen number, or the pair reversed."""
+        if self.largest:
+            return _TIE_MASK - ((ord(pair[0]) << 21) | ord(pair[1]))
+        return self.seen[pair]
+
+    def _pair(self, tie: int) -> str:
+        if self.largest:
+            both = _TIE_MASK - tie
+            return chr(both >> 21) + chr(both & 0x1FFFFF)
+        return self.by_seen[tie]
 
     def run(
         self,
@@ -582,18 +595,20 @@ class _MergeLoop:
 
     def _leaders(self, k: int) -> list[tuple[int, int, int]]:
         """The best ``k`` live pairs as ``(left, right, count)``; all but the best go back on the heap."""
-        heap, counts = self.heap, self.counts
-        found: list[tuple[int, int, str]] = []
+        heap, counts, pair_of = self.heap, self.counts, self._pair
+        found: list[tuple[int, str]] = []
         while heap and len(found) < k:
-            neg, tie, pair = heapq.heappop(heap)
+            key = heapq.heappop(heap)
+            tie = key & _TIE_MASK
+            pair = pair_of(tie)
             count = counts.get(pair, 0)
-            if count == -neg:
-                found.append((neg, tie, pair))
+            if count == -(key >> _TIE_BITS):
+                found.append((key, pair))
             elif count:
-                heapq.heappush(heap, (-count, tie, pair))
-        for entry in found[1:]:
-            heapq.heappush(heap, entry)
-        return [(ord(pair[0]), ord(pair[1]), -neg) for neg, _, pair in found]
+                heapq.heappush(heap, (-count << _TIE_BITS) | tie)
+        for key, _ in found[1:]:
+            heapq.heappush(heap, key)
+        return [(ord(pair[0]), ord(pair[1]), -(key >> _TIE_BITS)) for key, pair in found]
 
     def _merge(self, merged: str, new: str, count: int) -> None:
         """Rewrite every word holding the pair ``merged`` and apply the pair-count changes."""
@@ -663,7 +678,8 @@ class _MergeLoop:
             histogram[new] += 1
             where[pair] = holders
             seen[pair] = len(seen)
-            heapq.heappush(heap, (-new, self._tie(pair), pair))
+            self.by_seen.append(pair)
+            heapq.heappush(heap, (-new << _TIE_BITS) | self._tie(pair))
 
 
 # -- replay of a real tokenizer's merges --------------------------------------------------------
