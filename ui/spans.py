@@ -234,11 +234,13 @@ def _pill(
     if highlighted:
         classes.append("tp-hl")
     covered = text[token.start : token.end]
+    after = ""
     if token.kind in (SPECIAL, ADDED):
         label = html.escape(piece(token.id) if piece is not None else _literal(token), quote=True)
     elif raw and piece is not None:
-        # Raw pieces have no newline of their own ("Ċ"); keep the line break of the text after it.
-        label = html.escape(piece(token.id), quote=True) + ("\n" if covered.endswith("\n") else "")
+        # Raw pieces have no newline of their own ("Ċ"); keep the text's line break after the pill.
+        label = html.escape(piece(token.id), quote=True)
+        after = "\n" * covered.count("\n")
         classes.append("tp-raw")
     elif token.start >= token.end:
         # A zero-width text token (SentencePiece's inserted "▁"): show what it stands for.
@@ -247,7 +249,7 @@ def _pill(
     else:
         label = marks(covered)
     title = _title(token, piece, extra_title)
-    return f'<span class="{" ".join(classes)}" title="{title}" tabindex="-1">{label}</span>'
+    return f'<span class="{" ".join(classes)}" title="{title}" tabindex="-1">{label}</span>{after}'
 
 
 def _group(

@@ -14,6 +14,7 @@ from typing import Any
 import streamlit as st
 
 from core.textio import MAX_UPLOAD_BYTES, decode_text_upload
+from core.types import ADDED
 from ui.cache import Analysis, Unavailable, retry
 from ui.spans import render_ids
 
@@ -103,15 +104,24 @@ def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str) -> None:
         st.caption(md_escape(f"{tokenizer.attribution} · licence: {tokenizer.license}"))
     headline = f"**{counts.tokens:,} tokens**"
     if counts.added:
-        added = ", ".join(sorted({t.bytes.decode("utf-8", "replace") for t in analysis.tokens if t.kind == "added"}))
+        literals = (t.bytes.decode("utf-8", "replace") for t in analysis.tokens if t.kind == ADDED)
+        added = ", ".join(dict.fromkeys(literals))  # in order of appearance, each once
         headline += f" + {counts.added} added by the tokenizer ({md_escape(added)})"
     st.markdown(headline)
     if analysis.lossy:
-        st.warning(
-            f"lossy: decode(encode(text)) ≠ text; {counts.unknown or 0:,} unknown tokens",
-            icon=":material/warning:",
-        )
+        st.warning(lossy_note(counts.unknown or 0), icon=":material/warning:")
     st.html(spans)
+
+
+def lossy_note(unknown: int) -> str:
+    """The flag for a tokenizer whose round trip changes the text, with the likely cause.
+
+    >>> lossy_note(3)
+    'lossy: decode(encode(text)) ≠ text; 3 unknown tokens'
+    """
+    if unknown:
+        return f"lossy: decode(encode(text)) ≠ text; {unknown:,} unknown token{'s' if unknown != 1 else ''}"
+    return "lossy: decode(encode(text)) ≠ text; no unknown tokens, so it normalizes or drops characters"
 
 
 def unavailable_card(item: Unavailable, *, retry_key: str) -> None:
@@ -135,7 +145,7 @@ def ids_view(analyses: Mapping[str, Analysis], *, key_prefix: str) -> None:
                 st.caption(f"The first {IDS_SHOWN:,} of {len(tokens):,} ids; download them all below.")
                 st.download_button(
                     "Download all ids",
-                    render_ids(tokens),
+                    lambda tokens=tokens: render_ids(tokens),  # built only when clicked
                     file_name=f"{analysis.key}_ids.txt",
                     mime="text/plain",
                     key=f"{key_prefix}ids_download_{analysis.key}",

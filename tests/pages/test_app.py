@@ -158,3 +158,19 @@ def test_xss_text_stays_text() -> None:
     assert not at.exception
     for body in spans(at):
         assert "<script" not in body and "<img" not in body and "<b>" not in body
+
+
+def test_lossy_tokenizer_is_flagged_and_added_tokens_counted_apart() -> None:
+    at = run_app()
+    at.multiselect(key=state.PG_TOKENIZERS).set_value(["bert_uncased", "gpt2"]).run()
+    at.text_area(key=state.PG_TEXT).input("Hello 🙂 world").run()
+    assert not at.exception
+    if unavailable(at):
+        pytest.skip("BERT or GPT-2 is unavailable here")
+    warnings = [w.value for w in at.warning]
+    assert warnings == ["lossy: decode(encode(text)) ≠ text; 1 unknown token"]  # BERT only; GPT-2 is lossless
+    bert_headline = token_headlines(at)[0]
+    assert "+ 2 added by the tokenizer" in bert_headline and "CLS" in bert_headline
+    table = at.table[0].value
+    assert table.loc["unknown tokens"].tolist() == [1, 0]
+    assert "tp-unk" in spans(at)[0] and "tp-added" in spans(at)[0]

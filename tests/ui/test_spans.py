@@ -165,7 +165,7 @@ def test_raw_pieces_show_vocabulary_strings_and_keep_line_breaks() -> None:
     meaning = render_spans(text, tokens, piece=pieces.__getitem__)
     raw = render_spans(text, tokens, raw_pieces=True, piece=pieces.__getitem__)
     assert ">Ġhi<" not in meaning and "> hi<" in meaning
-    assert ">Ġhi<" in raw and ">Ċ\n<" in raw
+    assert ">Ġhi<" in raw and ">Ċ</span>\n" in raw
 
 
 def test_limit_note_counts_all_tokens() -> None:
