@@ -22,14 +22,14 @@ st.markdown(
 )
 
 names = cache.registry_names()
-text_column, option_column = st.columns([3, 1], gap="medium")
-with text_column:
-    text = st.text_area("Text", key=state.PG_TEXT, height=230, help="Ctrl+Enter applies the text.")
-with option_column:
+text = st.text_area("Text", key=state.PG_TEXT, height=220, help="Ctrl+Enter applies the text.")
+upload_column, option_column = st.columns(2, gap="medium")
+with upload_column:
     widgets.text_upload(
         upload_key=state.PG_UPLOAD, text_key=state.PG_TEXT,
         error_key=state.PG_UPLOAD_ERROR, note_key=state.PG_UPLOAD_NOTE,
     )
+with option_column:
     show_whitespace = st.toggle("Show whitespace · → ↵", key=state.PG_SHOW_WHITESPACE)
     raw_pieces = st.toggle(
         "Raw pieces", key=state.PG_RAW_PIECES,
