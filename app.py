@@ -61,6 +61,7 @@ with st.spinner("Tokenizing …"):
         if not isinstance(tokenizer, cache.Unavailable)
     }
 
+widgets.span_legend()
 for key, column in widgets.grid(keys, per_row or 2):
     with column:
         tokenizer = loaded[key]

@@ -152,6 +152,37 @@ def render_spans(
     return "".join(out)
 
 
+def render_legend() -> str:
+    """HTML explaining each span style with a small drawn example of it (what hover cannot show).
+
+    >>> "tp-unk" in render_legend()
+    True
+    """
+    emoji = "🙂"
+    examples = [
+        (render_spans("hello", [Token(15339, b"hello", 0, 5)]), "one token; the color follows its id"),
+        (
+            render_spans("aa", [Token(64, b"a", 0, 1), Token(64, b"a", 1, 2)]),
+            "a neighbour of the same color gets a darker edge",
+        ),
+        (
+            render_spans(emoji, [Token(9468, b"\xf0\x9f", 0, 1), Token(247, b"\x99\x82", 0, 1)]),
+            "tokens that split one character, with each token's bytes",
+        ),
+        (render_spans("é", [Token(195, b"\xc3", 0, 1, BYTE_FALLBACK)], piece=lambda _: "<0xC3>"),
+         "byte-fallback piece"),
+        (render_spans("☃", [Token(100, b"", 0, 1, UNKNOWN)]), "unknown token: the text is lost"),
+        (render_spans("<|endoftext|>", [Token(50256, b"<|endoftext|>", 0, 13, SPECIAL)]), "special token"),
+        (render_spans("", [Token(1, b"<s>", 0, 0, ADDED)]), "added by the tokenizer, not in the text"),
+        (render_spans("dropped", []), "text no token covers"),
+    ]
+    items = "".join(
+        f'<div class="tp-legend-item">{example}<span>{html.escape(meaning)}</span></div>'
+        for example, meaning in examples
+    )
+    return f'<div class="tp-legend">{items}</div>'
+
+
 @dataclass
 class _Group:
     """Consecutive tokens whose character spans overlap; ``members`` are (index, token) pairs."""

@@ -16,7 +16,7 @@ import streamlit as st
 from core.textio import MAX_UPLOAD_BYTES, decode_text_upload
 from core.types import ADDED
 from ui.cache import Analysis, Unavailable, retry
-from ui.spans import render_ids
+from ui.spans import render_ids, render_legend
 
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 SPANS_CSS = ASSETS_DIR / "spans.css"
@@ -83,6 +83,12 @@ def text_upload(*, upload_key: str, text_key: str, error_key: str, note_key: str
         st.error(st.session_state[error_key], icon=":material/error:")
     elif st.session_state.get(note_key):
         st.caption(st.session_state[note_key])
+
+
+def span_legend() -> None:
+    """A collapsed "how to read the spans" box: each style drawn once, with what it means."""
+    with st.expander("How to read the spans", icon=":material/help:"):
+        st.html(render_legend())
 
 
 def grid(items: Sequence[Any], per_row: int) -> Iterator[tuple[Any, Any]]:

@@ -27,7 +27,7 @@ def headings(at: AppTest) -> list[str]:
 
 
 def spans(at: AppTest) -> list[str]:
-    return [h.proto.body for h in at.html if 'class="tp-spans"' in h.proto.body]
+    return [h.proto.body for h in at.html if 'class="tp-spans"' in h.proto.body and "tp-legend" not in h.proto.body]
 
 
 def token_headlines(at: AppTest) -> list[str]:

@@ -243,3 +243,12 @@ def test_spans_module_does_not_import_streamlit() -> None:
     code = "import sys, ui.spans; print('streamlit' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_legend_shows_every_style() -> None:
+    from ui.spans import render_legend
+
+    legend = render_legend()
+    for style in ("tp-alt", "tp-group", "tp-byte", "tp-unk", "tp-special", "tp-added", "tp-gap"):
+        assert style in legend
+    assert "&lt;|endoftext|&gt;" in legend and "<|endoftext|>" not in legend
