@@ -174,3 +174,30 @@ def test_lossy_tokenizer_is_flagged_and_added_tokens_counted_apart() -> None:
     table = at.table[0].value
     assert table.loc["unknown tokens"].tolist() == [1, 0]
     assert "tp-unk" in spans(at)[0] and "tp-added" in spans(at)[0]
+
+
+def test_too_large_upload_is_an_error_and_keeps_the_text() -> None:
+    from core.textio import MAX_UPLOAD_BYTES
+
+    at = run_app()
+    at.text_area(key=state.PG_TEXT).input("keep me").run()
+    at.file_uploader(key=state.PG_UPLOAD).set_value(("big.txt", b"a" * (MAX_UPLOAD_BYTES + 1), "text/plain"))
+    at.run()
+    assert not at.exception
+    assert any("the limit is" in error.value for error in at.error)
+    assert at.text_area(key=state.PG_TEXT).value == "keep me"
+
+
+def test_tokenizers_load_once_per_process() -> None:
+    from ui.cache import tokenizer_store
+
+    at = run_app()
+    store = tokenizer_store()
+    first = {key: store.peek(key) for key in state.DEFAULT_TOKENIZERS}
+    assert all(item is not None for item in first.values())
+    at.text_area(key=state.PG_TEXT).input("something else").run()
+    at.multiselect(key=state.PG_TOKENIZERS).set_value(["gpt2"]).run()
+    run_app()  # a new session
+    assert tokenizer_store() is store
+    assert {key: store.peek(key) for key in state.DEFAULT_TOKENIZERS} == first
+    assert all(store.peek(key) is item for key, item in first.items())
