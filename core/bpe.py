@@ -222,6 +222,14 @@ class BPETokenizer:
         """
         return self._history(text).changed(k - 1, self._info)
 
+    def change_steps(self, text: str) -> list[int]:
+        """The ``k`` at which ``text``'s segmentation changes, i.e. where ``changed_spans`` is not empty.
+
+        >>> BPETokenizer(merges=[(104, 105), (120, 121)]).change_steps("hi")
+        [1]
+        """
+        return [rank + 1 for rank in sorted(self._history(text).by_key)]
+
     # -- internals --------------------------------------------------------------------------------
 
     def _history(self, text: str) -> _History:

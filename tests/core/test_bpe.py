@@ -252,6 +252,7 @@ def test_segment_and_changed_spans_for_every_k(essay: str, mode: str) -> None:
         assert tok.changed_spans(text, k) == expected
         assert all(t.id == result.trace[k - 1].new_id for t in current if (t.start, t.end, t.id) not in before)
         previous = current
+    assert tok.change_steps(text) == [k for k in range(1, len(result.trace) + 1) if tok.changed_spans(text, k)]
 
 
 # -- replay of a real tokenizer ------------------------------------------------------------------------
