@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, state, tables, widgets
+from ui import cache, nav, state, tables, widgets
 from ui.spans import DEFAULT_LIMIT
 
-st.set_page_config(page_title="Tokenizer Playground", page_icon="🔤", layout="wide")
-widgets.inject_css()
+nav.page_setup("Playground")
 state.init_playground()
 
 st.title("Tokenizer Playground")

@@ -14,6 +14,9 @@ from typing import Any
 
 import streamlit as st
 
+# Every page: presentation mode (larger type, stronger contrast), kept across pages.
+PRESENTATION = "presentation_mode"
+
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
 PLAYGROUND_SAMPLE = SAMPLES_DIR / "playground_default.txt"
 

@@ -1,0 +1,56 @@
+"""What every page starts with: page config, the span CSS, the sidebar's page links, presentation mode.
+
+The sidebar is drawn here rather than by Streamlit's automatic page list (switched off in
+.streamlit/config.toml), so the main page reads "Playground" instead of its file name "app".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from ui import state
+from ui.widgets import ASSETS_DIR, inject_css
+
+PRESENTATION_CSS = ASSETS_DIR / "presentation.css"
+ROOT = Path(__file__).resolve().parent.parent
+
+# (path relative to the app's folder, label, icon), in the order the sidebar lists them.
+PAGES: tuple[tuple[str, str, str], ...] = (
+    ("app.py", "Playground", "🔤"),
+    ("pages/1_BPE_step_by_step.py", "BPE step by step", "🧩"),
+)
+
+
+def page_setup(title: str) -> None:
+    """Configure the page, add the shared CSS, draw the sidebar; call first on every page."""
+    st.set_page_config(page_title=f"{title} · Tokenizer Playground", page_icon="🔤", layout="wide")
+    inject_css()
+    state.init({state.PRESENTATION: False})
+    with st.sidebar:
+        st.markdown("**Tokenizer Playground**")
+        for path, label, icon in PAGES:
+            if (ROOT / path).exists():
+                _page_link(path, label, icon)
+        st.divider()
+        # subtle: a widget's own key is dropped on pages that do not draw it, so the value lives in
+        # a plain key and the toggle is re-seeded from it on every page
+        st.toggle(
+            "Presentation mode", value=st.session_state[state.PRESENTATION], key="nav_presentation",
+            on_change=_remember_presentation,
+            help="Larger type and stronger contrast, for projectors and screen sharing.",
+        )
+    if st.session_state[state.PRESENTATION]:
+        st.html(PRESENTATION_CSS)
+
+
+def _remember_presentation() -> None:
+    st.session_state[state.PRESENTATION] = st.session_state["nav_presentation"]
+
+
+def _page_link(path: str, label: str, icon: str) -> None:
+    try:
+        st.page_link(path, label=label, icon=icon)
+    except Exception:  # noqa: BLE001 — AppTest runs a page alone, where other pages are not registered
+        st.markdown(f"{icon} {label}")
