@@ -1,0 +1,108 @@
+"""ui.figures: the tokens-vs-vocabulary chart as a figure object, its data frame, the shared colors."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import pytest
+
+from core.types import ALGORITHMS
+from ui import figures
+
+
+def curve(n_merges: int, start: int = 10_000) -> list[int]:
+    """A made-up corpus size after each of ``n_merges`` merges, shrinking like a real one."""
+    return [start - 3 * k + k * k // (2 * n_merges + 1) for k in range(n_merges + 1)]
+
+
+def test_the_curve_and_the_marker_are_two_traces() -> None:
+    tokens = curve(300)
+    fig = figures.tokens_vs_vocab_figure(base=256, tokens=tokens, k=120)
+    assert isinstance(fig, go.Figure)
+    line, marker = fig.data
+    assert line.mode == "lines" and marker.mode == "markers"
+    assert list(line.x) == [256 + i for i in range(301)]  # short curves are drawn whole
+    assert list(line.y) == tokens
+    assert marker.x == (256 + 120,) and marker.y == (tokens[120],)
+
+
+@pytest.mark.parametrize("k", [0, 1, 7_777, 20_000])
+def test_the_marker_sits_on_the_exact_value_even_when_the_curve_is_sampled(k: int) -> None:
+    tokens = curve(20_000, start=1_000_000)
+    fig = figures.tokens_vs_vocab_figure(base=256, tokens=tokens, k=k)
+    line, marker = fig.data
+    assert len(line.x) <= figures.MAX_POINTS + 1
+    assert line.x[0] == 256 and line.x[-1] == 256 + 20_000  # the ends are always kept
+    assert marker.x == (256 + k,) and marker.y == (tokens[k],)
+    assert marker.customdata == (k,)
+
+
+def test_log_x_only_when_the_vocabulary_spans_a_decade() -> None:
+    short = figures.tokens_vs_vocab_figure(base=256, tokens=curve(300), k=0)
+    long = figures.tokens_vs_vocab_figure(base=256, tokens=curve(10_000), k=0)
+    assert short.layout.xaxis.type == "linear"
+    assert long.layout.xaxis.type == "log"
+    assert "log" in long.layout.xaxis.title.text and "log" not in short.layout.xaxis.title.text
+
+
+def test_the_title_says_the_message_with_both_ends() -> None:
+    fig = figures.tokens_vs_vocab_figure(base=256, tokens=[1_115_394, 700_000, 412_345], k=2)
+    assert fig.layout.title.text == "Each merge shortens the corpus: 1.1 M → 412 k tokens"
+    assert fig.layout.yaxis.title.text == "tokens in the training corpus"
+    assert fig.layout.xaxis.title.text.startswith("vocabulary size")
+
+
+def test_colors_come_from_the_algorithm_table() -> None:
+    byte = figures.tokens_vs_vocab_figure(base=256, tokens=curve(10), k=3)
+    char = figures.tokens_vs_vocab_figure(base=40, tokens=curve(10), k=3, algorithm="character BPE")
+    assert byte.data[0].line.color == figures.ALGORITHM_COLORS["byte-level BPE"]
+    assert char.data[0].line.color == figures.ALGORITHM_COLORS["character BPE"]
+    assert byte.data[1].marker.color == figures.MARKER_COLOR
+
+
+def test_every_algorithm_has_its_own_color() -> None:
+    assert set(figures.ALGORITHM_COLORS) == set(ALGORITHMS)
+    assert len(set(figures.ALGORITHM_COLORS.values())) == len(figures.ALGORITHM_COLORS)
+
+
+def test_hover_shows_exact_values() -> None:
+    fig = figures.tokens_vs_vocab_figure(base=256, tokens=curve(10), k=3)
+    for trace in fig.data:
+        assert "%{x:,}" in trace.hovertemplate and "%{y:,}" in trace.hovertemplate
+
+
+@pytest.mark.parametrize("k", [-1, 11])
+def test_k_out_of_range_is_refused(k: int) -> None:
+    with pytest.raises(ValueError, match="k must be between 0 and 10"):
+        figures.tokens_vs_vocab_figure(base=256, tokens=curve(10), k=k)
+
+
+def test_an_empty_curve_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least"):
+        figures.tokens_vs_vocab_figure(base=256, tokens=[], k=0)
+
+
+def test_zero_merges_is_a_single_point() -> None:
+    fig = figures.tokens_vs_vocab_figure(base=256, tokens=[500], k=0)
+    assert list(fig.data[0].x) == [256] and fig.data[1].y == (500,)
+
+
+def test_the_frame_holds_every_step_for_the_csv() -> None:
+    frame = figures.tokens_vs_vocab_frame(base=256, tokens=[10, 8, 7])
+    assert list(frame.columns) == ["merges", "vocabulary size", "tokens in corpus"]
+    assert frame.to_dict("list") == {"merges": [0, 1, 2], "vocabulary size": [256, 257, 258], "tokens in corpus": [10, 8, 7]}
+
+
+@pytest.mark.parametrize(("n", "most"), [(0, 5), (1, 5), (5, 5), (6, 5), (20_001, 1_200)])
+def test_sample_indices_are_sorted_unique_and_keep_both_ends(n: int, most: int) -> None:
+    picked = figures.sample_indices(n, most)
+    assert picked == sorted(set(picked))
+    assert len(picked) <= most + 1
+    if n:
+        assert picked[0] == 0 and picked[-1] == n - 1
+
+
+@pytest.mark.parametrize(
+    ("n", "text"), [(0, "0"), (950, "950"), (3_691, "3.7 k"), (412_345, "412 k"), (1_115_394, "1.1 M")]
+)
+def test_compact_counts(n: int, text: str) -> None:
+    assert figures.compact(n) == text
