@@ -10,7 +10,7 @@ spans, the merge line, the leaderboard and the tree. The text itself is drawn on
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import pandas as pd
 
@@ -26,7 +26,7 @@ def chip(token_id: int, data: bytes, *, big: bool = False) -> str:
     """One token piece as a chip in its span color, whitespace visible (``·``, ``↵``), escaped.
 
     >>> chip(256, b" t<")
-    '<span class="tp-t tp-c12 bpe-chip" title="id 256 · bytes 20 74 3C">·t&lt;</span>'
+    '<span class="tp-t tp-c3 bpe-chip" title="id 256 · bytes 20 74 3C">·t&lt;</span>'
     """
     classes = f"tp-t tp-c{token_color(token_id)} bpe-chip" + (" bpe-big" if big else "")
     title = html.escape(f"id {token_id} · bytes {hex_bytes(data)}", quote=True)
@@ -130,15 +130,16 @@ def merges_frame(trace: Sequence[MergeStep], *, piece: Piece, base: int) -> pd.D
 def filter_merges(frame: pd.DataFrame, query: str) -> pd.DataFrame:
     """Rows whose pair or token contains ``query`` (case-insensitive); a number also matches merge or id.
 
-    Subtle: the query is matched against both the shown form (``·the``) and the raw text (`` the``),
-    so typing a leading space works as well as typing the dot.
+    Subtle: the shown columns are searched for the query in shown form (a space typed becomes ``·``,
+    so " t" cannot match across the " + " of a pair) and the raw token text for the query as typed:
+    typing a leading space finds the same rows as typing the dot.
     """
     if not query:
         return frame
-    needle = query.casefold()
-    found = pd.Series(False, index=frame.index)
-    for column in ("pair", "new token", "token text"):
-        found |= frame[column].str.casefold().str.contains(needle, regex=False)
+    shown = printable(query.encode()).casefold()
+    found = frame["token text"].str.casefold().str.contains(query.casefold(), regex=False)
+    for column in ("pair", "new token"):
+        found |= frame[column].str.casefold().str.contains(shown, regex=False)
     if query.strip().isdigit():
         number = int(query.strip())
         found |= (frame["merge"] == number) | (frame["id"] == number)
@@ -172,28 +173,6 @@ def merge_tree_html(token_id: int, *, trace: Sequence[MergeStep], base: int, pie
         return f"<li>{chip(i, step.piece)}{meta}<ul>{node(step.left)}{node(step.right)}</ul></li>"
 
     return f'<ul class="bpe-tree">{node(token_id)}</ul>'
-
-
-def change_steps(tokens: Iterable[Token], *, base: int, trace: Sequence[MergeStep]) -> list[int]:
-    """The steps ``k`` (1-based merges) at which a text's segmentation changes, from its final tokens.
-
-    Subtle: merges only ever join tokens, so every merge that applied to the text built a node of
-    the merge tree of some final token, and every node was built by exactly one merge: the union of
-    the final tokens' trees is the set of merges that changed the text. No replay needed.
-
-    >>> trace = [MergeStep(0, 97, 98, 256, b"ab", 3, 1, (), 0), MergeStep(1, 120, 121, 257, b"xy", 3, 1, (), 0)]
-    >>> change_steps([Token(256, b"ab", 0, 2)], base=256, trace=trace)
-    [1]
-    """
-    ranks: set[int] = set()
-    stack = [t.id for t in tokens if t.id >= base]
-    while stack:
-        rank = stack.pop() - base
-        if rank in ranks or rank >= len(trace):
-            continue
-        ranks.add(rank)
-        stack.extend(i for i in (trace[rank].left, trace[rank].right) if i >= base)
-    return sorted(rank + 1 for rank in ranks)
 
 
 def highlight_indices(tokens: Sequence[Token], spans: Collection[tuple[int, int]], new_id: int) -> set[int]:

@@ -16,7 +16,7 @@ import streamlit as st
 from core import bpe
 from core.types import ADDED
 from ui import bpe_render as render
-from ui import bpe_views, cache, state, widgets
+from ui import bpe_views, cache, scrubber, state, widgets
 from ui.spans import render_spans
 
 REPLAY_MAX_CHARS = 3_000  # the replay's cost grows with the square of a chunk's length
@@ -88,13 +88,13 @@ def replay_view(*, show_whitespace: bool) -> None:
         st.error(f"This text cannot be replayed under {names.get(key, key)}: {exc}")
         return
     n = data.replay.n_steps
-    bpe_views.reset_step(bpe_views.REPLAY_SCRUBBER, state.BPE_REPLAY_FOR, (key, text), n)
+    scrubber.reset_step(bpe_views.REPLAY_SCRUBBER, state.BPE_REPLAY_FOR, (key, text), n)
     if data.matches:
         st.caption(f"✓ The last step is exactly what {names.get(key, key)} returns for this text.")
     else:
         st.warning(f"The last step differs from what {names.get(key, key)} returns ({len(data.own_ids):,} tokens): "
                    "it normalizes the text before encoding, the replay does not.")
-    bpe_views.stepper(n, bpe_views.REPLAY_SCRUBBER, replay_step_view(data, text, tokenizer, show_whitespace),
+    scrubber.stepper(n, bpe_views.REPLAY_SCRUBBER, replay_step_view(data, text, tokenizer, show_whitespace),
                       label="Merges applied to your text, lowest rank first")
 
 

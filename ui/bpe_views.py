@@ -1,11 +1,11 @@
-"""Streamlit parts of the "BPE step by step" page: the training form, cached training, the scrubber.
+"""Streamlit parts of the "BPE step by step" page: the training form, cached training, the step views.
 
 - Training is cached in one process-wide ``TrainingStore`` (an ``st.cache_resource``), keyed by the
   settings (a frozen ``TrainSettings``). Subtle: the store, not the training function, is the cached
   resource, so the progress bar is drawn outside any cached function and never replayed.
-- The scrubber is a fragment: moving it reruns only the step views, which index into state
-  computed once (``BPETokenizer.segment`` keeps a per-text history, the trace holds every
-  leaderboard, the chart's data is the trace). "Play" reruns the fragment every ``PLAY_SECONDS``.
+- The step views are drawn inside the scrubber's fragment (``ui.scrubber``): a step reruns only
+  them, and they only index into state computed once (``BPETokenizer.segment`` keeps a per-text
+  history, the trace holds every leaderboard, the chart's data is the trace).
 - The merges table, the downloads and the merge tree are drawn outside the fragment: a step
   does not redraw them.
 
@@ -14,12 +14,10 @@ The HTML and tables come from ``ui.bpe_render`` (pure); the spans from ``ui.span
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 import threading
-import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,12 +29,12 @@ from core.pretokenize import compile_pattern
 from core.sources import SourceUnavailable
 from ui import bpe_render as render
 from ui import figures, state
+from ui.scrubber import Scrubber
 from ui.spans import render_spans
 
 BPE_CSS = Path(__file__).resolve().parent.parent / "assets" / "bpe.css"
 MAX_MERGES = 20_000  # beyond this a training run takes long and one slider step is too fine to see
 PASTE, UPLOAD, CUSTOM = "paste", "upload", "Custom regex"
-PLAY_SECONDS = 1.0  # one merge per second: slow enough to read the merge line aloud
 SIZE_KINDS = {"merges": "number of merges", "vocab": "vocabulary size"}
 TIE_HELP = (
     "When several pairs share the top count, one rule decides. 'first pair seen in corpus order' takes "
@@ -258,93 +256,8 @@ def inject_css() -> None:
     st.html(BPE_CSS)
 
 
-# -- the scrubber -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Scrubber:
-    """The state keys of one scrubber (the page has two: training and replay)."""
-
-    step: str
-    playing: str
-    tick: str
-    prefix: str  # widget keys start with it
-
-
 TRAIN_SCRUBBER = Scrubber(state.BPE_STEP, state.BPE_PLAYING, state.BPE_TICK, "bpe_train_")
 REPLAY_SCRUBBER = Scrubber(state.BPE_REPLAY_STEP, state.BPE_REPLAY_PLAYING, state.BPE_REPLAY_TICK, "bpe_replay_")
-
-
-def stepper(n: int, keys: Scrubber, draw: Callable[[int], None], *, jumps: Sequence[int] = (), label: str) -> None:
-    """A scrubber over steps ``0..n`` and ``draw(k)`` below it, as one fragment (a step reruns only it)."""
-    ss = st.session_state
-    ss[keys.step] = min(max(int(ss[keys.step]), 0), n)
-    if ss[keys.playing] and ss[keys.step] >= n:
-        ss[keys.playing] = False
-    every = PLAY_SECONDS if ss[keys.playing] else None
-    st.fragment(_stepper_body, run_every=every)(n, keys, draw, tuple(jumps), label)
-
-
-def _stepper_body(n: int, keys: Scrubber, draw: Callable[[int], None], jumps: tuple[int, ...], label: str) -> None:
-    ss = st.session_state
-    if ss[keys.playing]:
-        if ss[keys.step] >= n:  # played to the end: a full rerun drops the timer
-            ss[keys.playing] = False
-            st.rerun()
-        now = time.monotonic()
-        if now - ss[keys.tick] >= PLAY_SECONDS * 0.7:  # a click between two ticks does not step twice
-            ss[keys.step], ss[keys.tick] = ss[keys.step] + 1, now
-    k = ss[keys.step]
-    row = st.container(horizontal=True, vertical_alignment="bottom", wrap=False)
-    row.button("Prev", icon=":material/chevron_left:", key=keys.prefix + "prev", on_click=_move,
-               args=(keys, n, -1), disabled=k <= 0, shortcut="Left", help="One merge back")
-    row.slider(label, min_value=0, max_value=max(n, 1), key=keys.step, disabled=n == 0)
-    row.button("Next", icon=":material/chevron_right:", icon_position="right", key=keys.prefix + "next",
-               on_click=_move, args=(keys, n, 1), disabled=k >= n, shortcut="Right", help="One merge forward")
-    playing = ss[keys.playing]
-    if row.button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:",
-                  key=keys.prefix + "play", shortcut="P", type="primary" if playing else "secondary",
-                  disabled=n == 0, help=f"One merge every {PLAY_SECONDS:g} s, to the end"):
-        ss[keys.playing] = not playing
-        ss[keys.tick] = time.monotonic()
-        if not playing and k >= n:
-            ss[keys.step] = 0
-        st.rerun()  # the whole page: "play" sets the fragment's timer, which only a full run can do
-    if jumps:
-        hints = st.container(horizontal=True, vertical_alignment="center", gap="small", wrap=False)
-        hints.button("previous change", icon=":material/first_page:", key=keys.prefix + "back", on_click=_jump,
-                     args=(keys, jumps, -1), disabled=k <= jumps[0], shortcut="PageUp", type="tertiary")
-        hints.button("next change", icon=":material/last_page:", icon_position="right", key=keys.prefix + "forth",
-                     on_click=_jump, args=(keys, jumps, 1), disabled=k >= jumps[-1], shortcut="PageDown",
-                     type="tertiary")
-        hints.caption(f"{len(jumps):,} of the {n:,} merges change your text")
-    else:
-        st.caption("← → one step · P play")
-    draw(k)
-
-
-def _move(keys: Scrubber, n: int, delta: int) -> None:
-    st.session_state[keys.step] = min(max(int(st.session_state[keys.step]) + delta, 0), n)
-
-
-def _jump(keys: Scrubber, jumps: tuple[int, ...], direction: int) -> None:
-    k = int(st.session_state[keys.step])
-    if direction > 0:
-        at = bisect.bisect_right(jumps, k)
-        target = jumps[at] if at < len(jumps) else k
-    else:
-        at = bisect.bisect_left(jumps, k)
-        target = jumps[at - 1] if at > 0 else k
-    st.session_state[keys.step] = target
-
-
-def reset_step(keys: Scrubber, marker_key: str, marker: object, default: int) -> None:
-    """Put the scrubber on ``default`` when ``marker`` (the model, the text …) differs from last time."""
-    ss = st.session_state
-    if ss[marker_key] != marker:
-        ss[marker_key] = marker
-        ss[keys.step] = default
-        ss[keys.playing] = False
 
 
 # -- the views of a trained model ----------------------------------------------------------------------
@@ -352,8 +265,7 @@ def reset_step(keys: Scrubber, marker_key: str, marker: object, default: int) ->
 
 def text_changes(result: bpe.BPEResult, text: str) -> list[int]:
     """The steps at which ``text``'s segmentation changes (what "next change" jumps to)."""
-    tok = result.tokenizer
-    return render.change_steps(tok.segment(text, len(result.trace)), base=tok.base_size, trace=result.trace)
+    return result.tokenizer.change_steps(text)
 
 
 def train_step_view(result: bpe.BPEResult, text: str, *, show_whitespace: bool) -> Callable[[int], None]:
