@@ -1,4 +1,4 @@
-"""BPE step by step: watch byte-pair encoding learn its merges, or replay a real tokenizer's, one merge at a time.
+"""BPE step by step: watch byte-pair encoding learn its merges, or replay a real tokenizer's, one by one.
 
 Reads top to bottom: the view → inputs (the training form in the sidebar, the user's text) → the
 model (trained once, cached, with a progress bar) → the scrubber and the step views (one fragment,

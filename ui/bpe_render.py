@@ -37,7 +37,13 @@ Part = tuple[int, bytes]  # a token as (id, piece)
 
 
 def merge_line_html(
-    parts: tuple[Part, Part, Part] | None, *, k: int, n: int, note: str = "", n_tied: int = 1, unit: str = "bytes"
+    parts: tuple[Part, Part, Part] | None,
+    *,
+    k: int,
+    n: int,
+    note: str = "",
+    n_tied: int = 1,
+    unit: str = "bytes",
 ) -> str:
     """The merge step ``k`` just made, big: ``a + b → ab`` and a note (its count, or its rank).
 
@@ -53,7 +59,8 @@ def merge_line_html(
         (left, left_piece), (right, right_piece), (new, new_piece) = parts
         body = (
             f'{chip(left, left_piece, big=True)}<span class="bpe-op">+</span>'
-            f'{chip(right, right_piece, big=True)}<span class="bpe-op">→</span>{chip(new, new_piece, big=True)}'
+            f'{chip(right, right_piece, big=True)}<span class="bpe-op">→</span>'
+            f"{chip(new, new_piece, big=True)}"
         )
         if note:
             body += f'<span class="bpe-count">{html.escape(note)}</span>'
@@ -76,7 +83,8 @@ def tie_note(step: MergeStep, *, rule: str, piece: Piece) -> str:
     """
     pair = f"{printable(piece(step.left))} + {printable(piece(step.right))}"
     if step.n_tied > 1:
-        return f"{step.n_tied:,} pairs tied at the top count ({step.count:,}); the rule '{rule}' picked {pair}."
+        tied = f"{step.n_tied:,} pairs tied at the top count ({step.count:,})"
+        return f"{tied}; the rule '{rule}' picked {pair}."
     if len(step.top) > 1:
         return f"{pair} won outright: {step.count:,} against {step.top[1][2]:,} for the runner-up."
     return f"{pair} was the only pair left."
@@ -99,8 +107,8 @@ def leaderboard_html(step: MergeStep, *, piece: Piece) -> str:
             f'<td class="bpe-num">{count:,}</td><td>{mark}</td></tr>'
         )
     return (
-        '<table class="bpe-board"><thead><tr><th>#</th><th>pair (winner first)</th><th class="bpe-num">count</th>'
-        f"<th></th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        '<table class="bpe-board"><thead><tr><th>#</th><th>pair (winner first)</th>'
+        f'<th class="bpe-num">count</th><th></th></tr></thead><tbody>{"".join(rows)}</tbody></table>'
     )
 
 
@@ -196,10 +204,10 @@ def chunks_html(text: str, spans: Sequence[tuple[int, int]], *, show_whitespace:
     out = ['<div class="bpe-chunks">']
     for index, (start, end) in enumerate(spans):
         piece = text[start:end]
-        title = html.escape(f"pre-token {index + 1:,}: {printable(piece.encode())} ({len(piece.encode())} bytes)")
-        out.append(
-            f'<span class="bpe-chunk bpe-chunk{index % 2}" title="{title}">{_marked(piece, show_whitespace)}</span>'
-        )
+        data = piece.encode()
+        title = html.escape(f"pre-token {index + 1:,}: {printable(data)} ({len(data)} bytes)")
+        body = _marked(piece, show_whitespace)
+        out.append(f'<span class="bpe-chunk bpe-chunk{index % 2}" title="{title}">{body}</span>')
     out.append("</div>")
     return "".join(out)
 
@@ -207,7 +215,7 @@ def chunks_html(text: str, spans: Sequence[tuple[int, int]], *, show_whitespace:
 def _marked(piece: str, show_whitespace: bool) -> str:
     if not show_whitespace:
         return html.escape(piece, quote=True)
+    marks = WHITESPACE_MARKS
     return "".join(
-        f'<span class="tp-ws">{html.escape(WHITESPACE_MARKS[c])}</span>' if c in WHITESPACE_MARKS else html.escape(c)
-        for c in piece
+        f'<span class="tp-ws">{html.escape(marks[c])}</span>' if c in marks else html.escape(c) for c in piece
     )

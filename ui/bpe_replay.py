@@ -77,7 +77,7 @@ def replay_view(*, show_whitespace: bool) -> None:
         widgets.unavailable_card(tokenizer, retry_key=f"bpe_retry_{key}")
         return
     if getattr(tokenizer, "mergeable_ranks", None) is None or not getattr(tokenizer, "pattern", None):
-        st.info(f"{names.get(key, key)} is loaded without a rank list and pattern to replay; pick another tokenizer.")
+        st.info(f"{names.get(key, key)} has no rank list and pattern to replay; pick another tokenizer.")
         return
     if not text:
         st.info("Type a text above to watch the tokenizer build its tokens from bytes.")
@@ -92,13 +92,17 @@ def replay_view(*, show_whitespace: bool) -> None:
     if data.matches:
         st.caption(f"✓ The last step is exactly what {names.get(key, key)} returns for this text.")
     else:
-        st.warning(f"The last step differs from what {names.get(key, key)} returns ({len(data.own_ids):,} tokens): "
-                   "it normalizes the text before encoding, the replay does not.")
+        st.warning(
+            f"The last step differs from what {names.get(key, key)} returns ({len(data.own_ids):,} tokens): "
+            "it normalizes the text before encoding, the replay does not."
+        )
     scrubber.stepper(n, bpe_views.REPLAY_SCRUBBER, replay_step_view(data, text, tokenizer, show_whitespace),
                       label="Merges applied to your text, lowest rank first")
 
 
-def replay_step_view(data: ReplayData, text: str, tokenizer: object, show_whitespace: bool) -> Callable[[int], None]:
+def replay_step_view(
+    data: ReplayData, text: str, tokenizer: object, show_whitespace: bool
+) -> Callable[[int], None]:
     """``draw(k)``: the merge of step ``k`` with its rank, the spans, and the pre-token chunks under them."""
     replay = data.replay
     n, at_start = replay.n_steps, len(replay.segmentation(0))
@@ -116,9 +120,12 @@ def replay_step_view(data: ReplayData, text: str, tokenizer: object, show_whites
         note = f"rank {event.rank:,}" if event else ""
         st.html(render.merge_line_html(parts, k=k, n=n, note=note))
         st.markdown(f"**Your text after {k:,} of {n:,} merges: {len(tokens):,} tokens** (from {at_start:,} bytes)")
-        st.html(render_spans(text, tokens, show_whitespace=show_whitespace, piece=tokenizer.piece, highlight=lit))
+        st.html(render_spans(text, tokens, show_whitespace=show_whitespace, piece=tokenizer.piece,
+                             highlight=lit))
         st.html(render.chunks_html(text, replay.chunk_spans, show_whitespace=show_whitespace))
-        st.caption(f"Under the tokens: the {len(replay.chunk_spans):,} pre-token chunks the tokenizer's pattern cuts. "
-                   "Merges happen inside a chunk, never across two.")
+        st.caption(
+            f"Under the tokens: the {len(replay.chunk_spans):,} pre-token chunks the tokenizer's pattern cuts. "
+            "Merges happen inside a chunk, never across two."
+        )
 
     return draw

@@ -36,6 +36,10 @@ BPE_CSS = Path(__file__).resolve().parent.parent / "assets" / "bpe.css"
 MAX_MERGES = 20_000  # beyond this a training run takes long and one slider step is too fine to see
 PASTE, UPLOAD, CUSTOM = "paste", "upload", "Custom regex"
 SIZE_KINDS = {"merges": "number of merges", "vocab": "vocabulary size"}
+MODE_HELP = (
+    "Byte-level: every text starts as UTF-8 bytes (GPT-2 and later). Character: words start as "
+    "characters, the last one marked </w> (Sennrich et al.); whitespace is not kept."
+)
 TIE_HELP = (
     "When several pairs share the top count, one rule decides. 'first pair seen in corpus order' takes "
     "the pair that appears first in the corpus (new pairs count from where a merge first made them); "
@@ -63,7 +67,8 @@ class TrainSettings:
         corpus = self.own_title or corpora.entry(self.corpus).title
         pattern = f", {self.pattern_name} pattern" if self.mode == "byte" else ""
         size = f"{self.size:,} merges" if self.size_kind == "merges" else f"vocabulary of {self.size:,}"
-        return f"{corpus} · {bpe.MODES[self.mode]}{pattern} · {size} · ties: {bpe.TIE_BREAKS[self.tie_break]}"
+        rule = bpe.TIE_BREAKS[self.tie_break]
+        return f"{corpus} · {bpe.MODES[self.mode]}{pattern} · {size} · ties: {rule}"
 
 
 DEFAULT_SETTINGS = TrainSettings()
@@ -77,11 +82,13 @@ def settings_from_form(
     pattern = custom if pattern_name == CUSTOM else NAMED_PATTERNS[pattern_name]
     if mode == "byte":
         if not pattern:
-            raise ValueError("The custom pattern is empty: type a regular expression or pick a named pattern.")
+            raise ValueError("The custom pattern is empty: type a regular expression or pick a named one.")
         try:
             compile_pattern(pattern)
         except ValueError as exc:
-            raise ValueError(f"The custom pattern is not a valid regular expression ({exc}); fix it or pick a named one.") from None
+            raise ValueError(
+                f"The custom pattern is not a valid regular expression ({exc}); fix it or pick a named one."
+            ) from None
     merges = size if size_kind == "merges" else size - 256
     if size < 1 or (mode == "byte" and size_kind == "vocab" and size <= 256):
         least = "1 merge" if size_kind == "merges" else "a vocabulary of 257 (the 256 bytes and one merge)"
@@ -92,7 +99,9 @@ def settings_from_form(
             "of the slider becomes too fine to see. Ask for fewer."
         )
     digest = hashlib.sha256(own_text.encode()).hexdigest()[:16] if own_text else ""
-    return TrainSettings(corpus, mode, pattern_name, pattern, size_kind, int(size), tie_break, own_title, digest)
+    return TrainSettings(
+        corpus, mode, pattern_name, pattern, size_kind, int(size), tie_break, own_title, digest
+    )
 
 
 class TrainingStore:
@@ -186,28 +195,32 @@ def training_form() -> tuple[TrainSettings, str] | None:
         st.markdown("### Train a BPE")
         corpus = st.selectbox("Corpus", list(options), format_func=options.__getitem__, key=state.BPE_CORPUS)
         with st.expander("Your own corpus: paste or upload"):
-            st.text_area("Pasted text", key=state.BPE_PASTE, height=120, help="Used when the corpus is 'Pasted text'.")
+            st.text_area("Pasted text", key=state.BPE_PASTE, height=120,
+                         help="Used when the corpus is 'Pasted text'.")
             upload = st.file_uploader("A .txt file", type=["txt"], key=state.BPE_UPLOAD,
                                       help="UTF-8 text; used when the corpus is 'Uploaded .txt file'.")
         mode = st.radio("Mode", list(bpe.MODES), format_func=bpe.MODES.__getitem__, key=state.BPE_MODE,
-                        horizontal=True, help="Byte-level: every text starts as UTF-8 bytes (GPT-2 and later). "
-                        "Character: words start as characters, the last one marked </w> (Sennrich et al.).")
+                        horizontal=True, help=MODE_HELP)
         pattern_name = st.selectbox("Pre-tokenization pattern", [*NAMED_PATTERNS, CUSTOM], key=state.BPE_PATTERN,
                                     help="Byte-level only: merges never cross the chunks this regex cuts.")
-        custom = st.text_input("Custom regex", key=state.BPE_CUSTOM_PATTERN, help="Used when the pattern is 'Custom regex'.")
+        custom = st.text_input("Custom regex", key=state.BPE_CUSTOM_PATTERN,
+                               help="Used when the pattern is 'Custom regex'.")
         size_kind = st.radio("Stop at a", list(SIZE_KINDS), format_func=SIZE_KINDS.__getitem__,
                              key=state.BPE_SIZE_KIND, horizontal=True)
         size = st.number_input("Merges or vocabulary size", min_value=1, step=100, key=state.BPE_SIZE,
                                help=f"At most {MAX_MERGES:,} merges.")
         tie = st.radio("Tie rule", list(bpe.TIE_BREAKS), format_func=bpe.TIE_BREAKS.__getitem__,
                        key=state.BPE_TIE, help=TIE_HELP)
-        submitted = st.form_submit_button("Train", type="primary", icon=":material/model_training:", key="bpe_train")
+        submitted = st.form_submit_button("Train", type="primary", icon=":material/model_training:",
+                                          key="bpe_train")
     if not submitted:
         return None
     try:
         title, text = _own_corpus(corpus, upload)
-        settings = settings_from_form(corpus=corpus, mode=mode, pattern_name=pattern_name, custom=custom,
-                                      size_kind=size_kind, size=int(size), tie_break=tie, own_title=title, own_text=text)
+        settings = settings_from_form(
+            corpus=corpus, mode=mode, pattern_name=pattern_name, custom=custom, size_kind=size_kind,
+            size=int(size), tie_break=tie, own_title=title, own_text=text,
+        )
     except ValueError as exc:
         st.session_state[state.BPE_TRAIN_ERROR] = str(exc)
         return None
@@ -219,7 +232,9 @@ def _own_corpus(corpus: str, upload: object) -> tuple[str, str]:
         return "Pasted text", corpora.corpus_from_paste(st.session_state[state.BPE_PASTE]).text
     if corpus == UPLOAD:
         if upload is None:
-            raise ValueError("No file uploaded yet: open 'Your own corpus' and pick a .txt file, or choose another corpus.")
+            raise ValueError(
+                "No file uploaded yet: open 'Your own corpus' and pick a .txt file, or choose another corpus."
+            )
         return upload.name, corpora.corpus_from_upload(upload.getvalue(), name=upload.name).text
     return "", ""
 
@@ -257,7 +272,9 @@ def inject_css() -> None:
 
 
 TRAIN_SCRUBBER = Scrubber(state.BPE_STEP, state.BPE_PLAYING, state.BPE_TICK, "bpe_train_")
-REPLAY_SCRUBBER = Scrubber(state.BPE_REPLAY_STEP, state.BPE_REPLAY_PLAYING, state.BPE_REPLAY_TICK, "bpe_replay_")
+REPLAY_SCRUBBER = Scrubber(
+    state.BPE_REPLAY_STEP, state.BPE_REPLAY_PLAYING, state.BPE_REPLAY_TICK, "bpe_replay_"
+)
 
 
 # -- the views of a trained model ----------------------------------------------------------------------
@@ -288,16 +305,20 @@ def train_step_view(result: bpe.BPEResult, text: str, *, show_whitespace: bool) 
         return f"merge {token.id - base + 1:,}" if token.id >= base else "base symbol"
 
     def draw(k: int) -> None:
+        if not text:
+            st.info("Type a sentence above to watch the merges cut it.", icon=":material/edit:")
         step = trace[k - 1] if k else None
         parts = render.step_parts(step, tok.piece) if step else None
-        note = f"count {step.count:,}" if step else ""
-        st.html(render.merge_line_html(parts, k=k, n=n, note=note, n_tied=step.n_tied if step else 1, unit=unit))
+        note, n_tied = (f"count {step.count:,}", step.n_tied) if step else ("", 1)
+        st.html(render.merge_line_html(parts, k=k, n=n, note=note, n_tied=n_tied, unit=unit))
         spans_col, race_col = st.columns([3, 2], gap="large")
         with spans_col:
             tokens = tok.segment(text, k)
             lit = render.highlight_indices(tokens, tok.changed_spans(text, k), step.new_id) if step else set()
             changed = f" · this merge changed {len(lit)} of them (outlined)" if lit else ""
-            st.markdown(f"**Your text after {k:,} merges: {len(tokens):,} tokens** (from {at_start:,} {unit}){changed}")
+            st.markdown(
+                f"**Your text after {k:,} merges: {len(tokens):,} tokens** (from {at_start:,} {unit}){changed}"
+            )
             st.html(render_spans(text, tokens, show_whitespace=show_whitespace, piece=label, highlight=lit,
                                  extra_title=made_by))
             fig = figures.tokens_vs_vocab_figure(base=base, tokens=curve, k=k, algorithm=tok.algorithm)
@@ -338,24 +359,32 @@ def merges_section(settings: TrainSettings, result: bpe.BPEResult) -> None:
             column_config={
                 "merge": st.column_config.NumberColumn("merge", help="1 is the first merge", format="%d"),
                 "pair": st.column_config.TextColumn("pair", help="· is a space, ↵ a line break"),
-                "tied": st.column_config.NumberColumn("tied", help="pairs that had the winning count", format="%d"),
+                "tied": st.column_config.NumberColumn("tied", help="pairs with the winning count", format="%d"),
                 "id": st.column_config.NumberColumn("id", format="%d"),
             },
         )
         st.caption(f"{len(shown):,} of {len(frame):,} merges. Click a row to see its token's merge tree.")
-        csv_col, json_col = st.columns(2)
-        csv_col.download_button("Merges and chart data (CSV)", data=lambda: frame.to_csv(index=False),
-                                file_name="bpe_merges.csv", mime="text/csv", on_click="ignore",
-                                key="bpe_csv", icon=":material/download:")
-        json_col.download_button("Model and trace (JSON)", data=lambda: bpe.to_json(result),
-                                 file_name="bpe_model.json", mime="application/json", on_click="ignore",
-                                 key="bpe_json", icon=":material/download:")
+        curve = [result.initial_tokens, *(s.tokens_after for s in result.trace)]
+        downloads = st.container(horizontal=True, gap="small")
+        downloads.download_button("Merges (CSV)", data=lambda: frame.to_csv(index=False),
+                                  file_name="bpe_merges.csv", mime="text/csv", on_click="ignore", key="bpe_csv",
+                                  icon=":material/download:")
+        downloads.download_button("Model and trace (JSON)", data=lambda: bpe.to_json(result),
+                                  file_name="bpe_model.json", mime="application/json", on_click="ignore",
+                                  key="bpe_json", icon=":material/download:")
+        downloads.download_button(
+            "Chart data (CSV)",
+            data=lambda: figures.tokens_vs_vocab_frame(base=tok.base_size, tokens=curve).to_csv(index=False),
+            file_name="bpe_tokens_vs_vocabulary.csv", mime="text/csv", on_click="ignore", key="bpe_chart_csv",
+            icon=":material/download:",
+        )
     with tree_col:
         rows = event.selection.rows if event is not None else []
-        token_id = int(shown.iloc[rows[0]]["id"]) if rows and rows[0] < len(shown) else render.longest_token(result.trace)
+        picked_row = rows and rows[0] < len(shown)
+        token_id = int(shown.iloc[rows[0]]["id"]) if picked_row else render.longest_token(result.trace)
         if token_id is None:
             st.caption("No merges were learned, so there is no tree to show.")
             return
-        picked = "the row you picked" if rows else "the longest token learned; click a row for another"
+        picked = "the row you picked" if picked_row else "the longest token learned; click a row for another"
         st.markdown(f"**Merge tree**: {picked}")
         st.html(render.merge_tree_html(token_id, trace=result.trace, base=tok.base_size, piece=tok.piece))

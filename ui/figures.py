@@ -106,7 +106,9 @@ def tokens_vs_vocab_figure(
         "title": {"text": f"Each merge shortens the corpus: {compact(tokens[0])} → {compact(tokens[-1])} tokens"},
         "xaxis": {"title": {"text": "vocabulary size" + (" (log scale)" if log_x else "")},
                   "type": "log" if log_x else "linear", "tickformat": ",d"},
-        "yaxis": {"title": {"text": "tokens in the training corpus"}, "tickformat": ",d", "rangemode": "tozero"},
+        "yaxis": {
+            "title": {"text": "tokens in the training corpus"}, "tickformat": ",d", "rangemode": "tozero",
+        },
         "showlegend": False, "height": 340, "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
         "font": {"size": 15}, "hoverlabel": {"font": {"size": 15}},
     }

@@ -22,7 +22,7 @@ PLAY_SECONDS = 1.0  # one step per second: slow enough to read a merge aloud
 
 @dataclass(frozen=True)
 class Scrubber:
-    """The session-state keys of one scrubber, declared in ``ui.state``; widget keys start with ``prefix``."""
+    """The session-state keys of one scrubber (declared in ``ui.state``) and its widget-key prefix."""
 
     step: str
     playing: str
@@ -30,9 +30,9 @@ class Scrubber:
     prefix: str  # widget keys start with it
 
 
-
-
-def stepper(n: int, keys: Scrubber, draw: Callable[[int], None], *, jumps: Sequence[int] = (), label: str) -> None:
+def stepper(
+    n: int, keys: Scrubber, draw: Callable[[int], None], *, jumps: Sequence[int] = (), label: str
+) -> None:
     """A scrubber over steps ``0..n`` and ``draw(k)`` below it, as one fragment (a step reruns only it)."""
     ss = st.session_state
     ss[keys.step] = min(max(int(ss[keys.step]), 0), n)
@@ -43,7 +43,12 @@ def stepper(n: int, keys: Scrubber, draw: Callable[[int], None], *, jumps: Seque
 
 
 def _stepper_body(
-    n: int, keys: Scrubber, draw: Callable[[int], None], jumps: tuple[int, ...], label: str, every: float | None
+    n: int,
+    keys: Scrubber,
+    draw: Callable[[int], None],
+    jumps: tuple[int, ...],
+    label: str,
+    every: float | None,
 ) -> None:
     ss = st.session_state
     if ss[keys.playing] and ss[keys.step] >= n:  # played to the end
@@ -57,22 +62,23 @@ def _stepper_body(
     k = ss[keys.step]
     row = st.container(horizontal=True, vertical_alignment="bottom", wrap=False)
     row.button("Prev", icon=":material/chevron_left:", key=keys.prefix + "prev", on_click=_move,
-               args=(keys, n, -1), disabled=k <= 0, shortcut="Left", help="One merge back")
+               args=(keys, n, -1), disabled=k <= 0, shortcut="Left", help="One step back")
     row.slider(label, min_value=0, max_value=max(n, 1), key=keys.step, disabled=n == 0)
     row.button("Next", icon=":material/chevron_right:", icon_position="right", key=keys.prefix + "next",
-               on_click=_move, args=(keys, n, 1), disabled=k >= n, shortcut="Right", help="One merge forward")
+               on_click=_move, args=(keys, n, 1), disabled=k >= n, shortcut="Right", help="One step forward")
     playing = ss[keys.playing]
     row.button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:",
                key=keys.prefix + "play", on_click=_play, args=(keys, n), shortcut="P",
                type="primary" if playing else "secondary", disabled=n == 0,
-               help=f"One merge every {PLAY_SECONDS:g} s, to the end")
+               help=f"One step every {PLAY_SECONDS:g} s, to the end")
     if jumps:
         hints = st.container(horizontal=True, vertical_alignment="center", gap="small", wrap=False)
-        hints.button("previous change", icon=":material/first_page:", key=keys.prefix + "back", on_click=_jump,
-                     args=(keys, jumps, -1), disabled=k <= jumps[0], shortcut="PageUp", type="tertiary")
-        hints.button("next change", icon=":material/last_page:", icon_position="right", key=keys.prefix + "forth",
-                     on_click=_jump, args=(keys, jumps, 1), disabled=k >= jumps[-1], shortcut="PageDown",
+        hints.button("previous change", icon=":material/first_page:", key=keys.prefix + "back",
+                     on_click=_jump, args=(keys, jumps, -1), disabled=k <= jumps[0], shortcut="PageUp",
                      type="tertiary")
+        hints.button("next change", icon=":material/last_page:", icon_position="right",
+                     key=keys.prefix + "forth", on_click=_jump, args=(keys, jumps, 1), disabled=k >= jumps[-1],
+                     shortcut="PageDown", type="tertiary")
         hints.caption(f"{len(jumps):,} of the {n:,} merges change your text")
     else:
         st.caption("← → one step · P play")

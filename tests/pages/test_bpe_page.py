@@ -212,6 +212,7 @@ def test_an_empty_text_shows_no_spans_and_no_error() -> None:
     at = run_page()
     at.text_area(key=state.BPE_TEXT).set_value("").run()
     assert not at.exception and not at.error
+    assert any("Type a sentence" in i.value for i in at.info)
     assert step_of(at)[1] == 300
 
 
@@ -236,7 +237,7 @@ def test_the_merges_table_filters() -> None:
 def test_downloads_are_offered() -> None:
     at = run_page()
     labels = [button.proto.label for button in at.get("download_button")]
-    assert "Merges and chart data (CSV)" in labels and "Model and trace (JSON)" in labels
+    assert labels == ["Merges (CSV)", "Model and trace (JSON)", "Chart data (CSV)"]
 
 
 def test_switching_views_keeps_the_form_values() -> None:
