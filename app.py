@@ -21,14 +21,15 @@ st.markdown(
 )
 
 names = cache.registry_names()
-text = st.text_area("Text", key=state.PG_TEXT, height=220, help="Ctrl+Enter applies the text.")
-upload_column, option_column = st.columns(2, gap="medium")
-with upload_column:
+text = st.text_area("Text", key=state.PG_TEXT, height=170, help="Ctrl+Enter applies the text.")
+keys = st.multiselect(
+    "Tokenizers", options=list(names), format_func=lambda key: names.get(key, key), key=state.PG_TOKENIZERS
+)
+with st.sidebar:
     widgets.text_upload(
         upload_key=state.PG_UPLOAD, text_key=state.PG_TEXT,
         error_key=state.PG_UPLOAD_ERROR, note_key=state.PG_UPLOAD_NOTE,
     )
-with option_column:
     show_whitespace = st.toggle("Show whitespace · → ↵", key=state.PG_SHOW_WHITESPACE)
     raw_pieces = st.toggle(
         "Raw pieces", key=state.PG_RAW_PIECES,
@@ -38,15 +39,12 @@ with option_column:
         "Read special tokens", key=state.PG_ALLOW_SPECIAL,
         help="Off: text such as <|endoftext|> is plain text. On: it becomes the special token.",
     )
-keys = st.multiselect(
-    "Tokenizers", options=list(names), format_func=lambda key: names.get(key, key), key=state.PG_TOKENIZERS
-)
-per_row = st.segmented_control(
-    "Columns per row", options=[1, 2, 3, 4], key=state.PG_COLUMNS, required=True
-)
+    per_row = st.segmented_control(
+        "Columns per row", options=[1, 2, 3, 4], key=state.PG_COLUMNS, required=True
+    )
 
 if not text:
-    st.info("Type or paste some text above, or upload a .txt file, to see how it is tokenized.")
+    st.info("Type or paste some text above, or upload a .txt file in the sidebar, to see how it is tokenized.")
     st.stop()
 if not keys:
     st.info("Pick one or more tokenizers above to compare them.")

@@ -71,7 +71,7 @@ def _on_upload(upload_key: str, text_key: str, error_key: str, note_key: str) ->
 def text_upload(*, upload_key: str, text_key: str, error_key: str, note_key: str) -> None:
     """A .txt uploader that replaces the text in ``text_key``; shows the error or note of the last one."""
     st.file_uploader(
-        "Or upload a .txt file",
+        "Upload a .txt file",
         type=["txt"],
         key=upload_key,
         on_change=_on_upload,
