@@ -1,0 +1,40 @@
+"""The shared page setup (ui/nav.py): sidebar links, and presentation mode kept across pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from ui import nav, state
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = [str(ROOT / path) for path, _, _ in nav.PAGES]
+
+
+def presentation_css_loaded(at: AppTest) -> bool:
+    marker = nav.PRESENTATION_CSS.read_text(encoding="utf-8").splitlines()[-1].strip()
+    return any(marker in h.proto.body for h in at.html)
+
+
+def test_every_listed_page_exists_and_the_main_page_is_called_playground() -> None:
+    assert nav.PAGES[0][:2] == ("app.py", "Playground")
+    for path, _, _ in nav.PAGES:
+        assert (ROOT / path).is_file(), path
+    listed = {path for path, _, _ in nav.PAGES}
+    assert {f"pages/{p.name}" for p in (ROOT / "pages").glob("*.py")} <= listed
+
+
+def test_presentation_mode_adds_its_css_and_survives_a_page_change() -> None:
+    at = AppTest.from_file(PAGES[0], default_timeout=120).run()
+    assert not at.exception
+    assert not presentation_css_loaded(at)
+    at.sidebar.toggle(key="nav_presentation").set_value(True).run()
+    assert at.session_state[state.PRESENTATION] is True
+    assert presentation_css_loaded(at)
+
+    # Another page in the same session: the switch is drawn on, and the CSS is there.
+    at.switch_page(PAGES[1]).run()
+    assert not at.exception
+    assert at.sidebar.toggle(key="nav_presentation").value is True
+    assert presentation_css_loaded(at)
