@@ -2,8 +2,9 @@
 
 The adapters themselves live one per library (``core.tiktoken_adapter``,
 ``core.sentencepiece_adapter``, ``core.hf_adapter``); each turns the library's output into
-``core.types.Token`` with code-point offsets into the *original* text. This module imports no
-tokenizer library, so importing it is cheap.
+``core.types.Token`` with code-point offsets into the *original* text. Also here, once: GPT-2's
+byte-level alphabet (``byte_level_piece``), which ``core.bpe_export`` uses too. This module imports
+no tokenizer library, so importing it is cheap.
 """
 
 from __future__ import annotations

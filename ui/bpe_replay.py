@@ -1,7 +1,7 @@
 """The replay view of the BPE page: a real tokenizer's merges applied to the user's text, in rank order.
 
 Only byte-level BPE has a merge order to replay (a rank per piece; the lowest-ranked adjacent pair
-merges first, inside each pre-token chunk). ``core.bpe.replay`` does the work once per (tokenizer,
+merges first, inside each pre-token chunk). ``core.bpe_replay.replay`` does the work once per (tokenizer,
 text), cached here; a scrubber step only indexes into it. The pre-token chunks are drawn under the
 spans, because merges never cross them.
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from core import bpe
+from core import bpe_replay as core_replay
 from core.types import ADDED
 from ui import bpe_render as render
 from ui import bpe_views, cache, scrubber, state, widgets
@@ -27,7 +27,7 @@ BYTE_LEVEL = "byte-level BPE"
 class ReplayData:
     """One text replayed under one tokenizer, and whether the last step matches its own encoding."""
 
-    replay: bpe.Replay
+    replay: core_replay.Replay
     own_ids: tuple[int, ...]  # what the tokenizer's encode returns (added tokens left out)
 
     @property
@@ -37,9 +37,9 @@ class ReplayData:
 
 @st.cache_resource(show_spinner=False, max_entries=24)
 def replay_data(key: str, text: str) -> ReplayData:
-    """``bpe.replay`` of ``text`` under the (already loaded) registry tokenizer ``key``."""
+    """``core_replay.replay`` of ``text`` under the (already loaded) registry tokenizer ``key``."""
     tokenizer = cache.tokenizer_store().get(key)
-    replay = bpe.replay(text, mergeable_ranks=tokenizer.mergeable_ranks, pattern=tokenizer.pattern)
+    replay = core_replay.replay(text, mergeable_ranks=tokenizer.mergeable_ranks, pattern=tokenizer.pattern)
     own = tuple(t.id for t in tokenizer.encode(text) if t.kind != ADDED)
     return ReplayData(replay, own)
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from core import bpe, corpora
+from core import bpe, bpe_export, corpora
 from core.patterns import NAMED_PATTERNS
 from core.pretokenize import compile_pattern
 from core.sources import SourceUnavailable
@@ -369,7 +369,7 @@ def merges_section(settings: TrainSettings, result: bpe.BPEResult) -> None:
         downloads.download_button("Merges (CSV)", data=lambda: frame.to_csv(index=False),
                                   file_name="bpe_merges.csv", mime="text/csv", on_click="ignore", key="bpe_csv",
                                   icon=":material/download:")
-        downloads.download_button("Model and trace (JSON)", data=lambda: bpe.to_json(result),
+        downloads.download_button("Model and trace (JSON)", data=lambda: bpe_export.to_json(result),
                                   file_name="bpe_model.json", mime="application/json", on_click="ignore",
                                   key="bpe_json", icon=":material/download:")
         downloads.download_button(

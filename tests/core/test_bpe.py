@@ -1,4 +1,4 @@
-"""core.bpe: reference vectors, both tie rules, both modes, the trace, segmentation, replay and exports."""
+"""core.bpe, core.bpe_replay, core.bpe_export: reference vectors, both tie rules, both modes, the trace, segmentation, replay and exports."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import bpe
+from core import bpe, bpe_export, bpe_replay
 from core.corpora import load_corpus, split_heldout
 from core.patterns import CL100K_PATTERN, GPT2_PATTERN, NAMED_PATTERNS
 from core.types import UNKNOWN, Tokenizer
@@ -267,7 +267,7 @@ def test_replay_ends_where_tiktoken_does(data_dir: Path) -> None:
     inputs = (data_dir / "testdata" / "ggml-vocab-gpt-2.gguf.inp").read_text(encoding="utf-8")
     texts = [*inputs.split("\n__ggml_vocab_test__\n"), MULTILINGUAL, load_corpus("sample_python")]
     for text in texts:
-        replayed = bpe.replay(text, mergeable_ranks=ranks, pattern=CL100K_PATTERN)
+        replayed = bpe_replay.replay(text, mergeable_ranks=ranks, pattern=CL100K_PATTERN)
         final = replayed.segmentation(replayed.n_steps)
         assert [t.id for t in final] == encoding.encode_ordinary(text)
         assert b"".join(pieces(replayed.segmentation(0))) == text.encode()
@@ -278,7 +278,7 @@ def test_replay_ends_where_tiktoken_does(data_dir: Path) -> None:
 
 def test_replay_needs_every_byte() -> None:
     with pytest.raises(ValueError, match="no token for the byte"):
-        bpe.replay("hé", mergeable_ranks={b"h": 0}, pattern=GPT2_PATTERN)
+        bpe_replay.replay("hé", mergeable_ranks={b"h": 0}, pattern=GPT2_PATTERN)
 
 
 # -- export and saving ---------------------------------------------------------------------------------
@@ -290,8 +290,8 @@ def test_exports_encode_like_the_python_encoder(corpus_and_heldout: tuple[str, s
 
     train, heldout = corpus_and_heldout
     result = bpe.train(train, vocab_size=600, pattern=NAMED_PATTERNS[pattern_name])
-    encoding = bpe.to_tiktoken(result)
-    hf = HFTokenizer.from_str(bpe.to_hf_json(result))
+    encoding = bpe_export.to_tiktoken(result)
+    hf = HFTokenizer.from_str(bpe_export.to_hf_json(result))
     for text in (heldout, MULTILINGUAL, load_corpus("sample_multilingual")):
         ids = result.tokenizer.encode_ids(text)
         assert encoding.encode_ordinary(text) == ids
@@ -303,7 +303,7 @@ def test_hf_json_loads_from_a_file(tmp_path: Path, small: bpe.BPEResult) -> None
     from tokenizers import Tokenizer as HFTokenizer
 
     path = tmp_path / "tokenizer.json"
-    path.write_text(bpe.to_hf_json(small), encoding="utf-8")
+    path.write_text(bpe_export.to_hf_json(small), encoding="utf-8")
     assert HFTokenizer.from_file(str(path)).encode(MULTILINGUAL).ids == small.tokenizer.encode_ids(MULTILINGUAL)
 
 
@@ -312,35 +312,35 @@ def test_char_mode_exports_to_hf_json_only(corpus_and_heldout: tuple[str, str]) 
 
     train, heldout = corpus_and_heldout
     result = bpe.train(train, num_merges=300, mode="char")
-    hf = HFTokenizer.from_str(bpe.to_hf_json(result))
+    hf = HFTokenizer.from_str(bpe_export.to_hf_json(result))
     for text in (heldout, MULTILINGUAL):
         assert hf.encode(text).ids == result.tokenizer.encode_ids(text)
     with pytest.raises(ValueError, match="only byte-level BPE exports to tiktoken"):
-        bpe.to_tiktoken(result)
+        bpe_export.to_tiktoken(result)
 
 
 def test_patterns_a_library_cannot_run_are_a_value_error() -> None:
     result = bpe.train("hello world", num_merges=2, pattern=r"(?V1)\w+|.")  # the regex package only
     with pytest.raises(ValueError, match="tiktoken cannot use this tokenizer's pattern"):
-        bpe.to_tiktoken(result)
+        bpe_export.to_tiktoken(result)
     with pytest.raises(ValueError, match="tokenizers cannot use this tokenizer's pattern"):
-        bpe.to_hf_json(result)
+        bpe_export.to_hf_json(result)
 
 
 def test_saved_results_load_back(small: bpe.BPEResult) -> None:
-    loaded = bpe.from_json(bpe.to_json(small))
+    loaded = bpe_export.from_json(bpe_export.to_json(small))
     assert loaded.trace == small.trace
     assert (loaded.stopped_early, loaded.stop_reason, loaded.initial_tokens) == (
         small.stopped_early, small.stop_reason, small.initial_tokens
     )
     assert loaded.tokenizer.encode(MULTILINGUAL) == small.tokenizer.encode(MULTILINGUAL)
     char = bpe.train("low low low lower", num_merges=2, mode="char")
-    assert bpe.from_json(bpe.to_json(char)).tokenizer.encode("lower") == char.tokenizer.encode("lower")
+    assert bpe_export.from_json(bpe_export.to_json(char)).tokenizer.encode("lower") == char.tokenizer.encode("lower")
     with pytest.raises(ValueError, match="not a saved BPE result"):
-        bpe.from_json("{}")
+        bpe_export.from_json("{}")
 
 
 def test_export_libraries_are_imported_only_when_used() -> None:
-    script = "import sys, core.bpe, core.corpora; print(sorted(m for m in ('tiktoken', 'tokenizers') if m in sys.modules))"
+    script = "import sys, core.bpe, core.bpe_export, core.bpe_replay, core.corpora; print(sorted(m for m in ('tiktoken', 'tokenizers') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -1,0 +1,144 @@
+"""Export of a BPE trained here to other libraries' formats, and saving a training result as JSON.
+
+``to_tiktoken`` gives a ``tiktoken.Encoding`` (byte mode only), ``to_hf_json`` a Hugging Face
+``tokenizer.json``, ``to_json``/``from_json`` save and load a whole ``BPEResult`` (settings, merges,
+trace). Subtle: tiktoken and tokenizers are imported only inside the function that needs them, so
+importing this module stays cheap. What this module does not do: train or encode (``core.bpe``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from core.adapters import byte_level_piece
+from core.bpe import END_OF_WORD, UNK, BPEResult, BPETokenizer, MergeStep
+from core.patterns import GPT2_PATTERN
+
+if TYPE_CHECKING:
+    import tiktoken
+
+
+def to_tiktoken(result: BPEResult | BPETokenizer) -> tiktoken.Encoding:
+    """The trained byte-level BPE as a ``tiktoken.Encoding``: the fast path for encoding.
+
+    Ranks are ids (0–255 are the single bytes in byte order), so ids match ``encode``.
+
+    >>> from core.bpe import train
+    >>> to_tiktoken(train("hi hi", num_merges=1)).encode("hi")
+    [256]
+    """
+    tokenizer = _tokenizer_of(result)
+    if tokenizer.mode != "byte":
+        raise ValueError("only byte-level BPE exports to tiktoken; character BPE has no bytes for whitespace")
+    import tiktoken
+
+    try:
+        return tiktoken.Encoding(
+            name="trained-here",
+            pat_str=tokenizer.pattern,
+            mergeable_ranks=_unique(tokenizer.vocab, "tiktoken"),
+            special_tokens={},
+        )
+    except ValueError as exc:
+        raise ValueError(f"tiktoken cannot use this tokenizer's pattern: {exc}") from None
+
+
+def to_hf_json(result: BPEResult | BPETokenizer) -> str:
+    """The trained tokenizer as a Hugging Face ``tokenizer.json`` string (``Tokenizer.from_str`` loads it).
+
+    Byte mode: a BPE model in GPT-2's byte-to-unicode alphabet behind ``Split(pattern)`` and
+    ``ByteLevel(use_regex=False)``. Char mode: a BPE model with ``unk_token`` and
+    ``end_of_word_suffix="</w>"`` behind ``WhitespaceSplit``, decoded by ``BPEDecoder``.
+    """
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
+
+    tokenizer = _tokenizer_of(result)
+    if tokenizer.mode == "byte":
+        symbols = [byte_level_piece(piece) for piece in tokenizer.vocab]
+    else:
+        symbols = [tokenizer.piece(i).decode() for i in range(tokenizer.vocab_size)]
+    vocab = {s: i for s, i in _unique(symbols, "tokenizer.json").items()}
+    merges = [(symbols[left], symbols[right]) for left, right in tokenizer.merges]
+    if tokenizer.mode == "byte":
+        try:
+            split = pre_tokenizers.Split(Regex(tokenizer.pattern), behavior="isolated")
+        except Exception as exc:  # tokenizers raises a bare Exception for Oniguruma's errors
+            raise ValueError(f"tokenizers cannot use this tokenizer's pattern: {exc}") from None
+        hf = Tokenizer(models.BPE(vocab=vocab, merges=merges))
+        hf.pre_tokenizer = pre_tokenizers.Sequence(
+            [split, pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)]
+        )
+        hf.decoder = decoders.ByteLevel()
+    else:
+        hf = Tokenizer(models.BPE(vocab=vocab, merges=merges, unk_token=UNK, end_of_word_suffix=END_OF_WORD))
+        hf.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+        hf.decoder = decoders.BPEDecoder(suffix=END_OF_WORD)
+    return hf.to_str(pretty=True)
+
+
+def to_json(result: BPEResult) -> str:
+    """Save a training result (settings, merges, trace) as JSON; ``from_json`` reads it back."""
+    tok = result.tokenizer
+    return json.dumps(
+        {
+            "format": "tokenizer-playground/bpe",
+            "version": 1,
+            "name": tok.name,
+            "mode": tok.mode,
+            "pattern": tok.pattern,
+            "alphabet": list(tok.alphabet),
+            "merges": [list(m) for m in tok.merges],
+            "tie_break": result.tie_break,
+            "stop_reason": result.stop_reason,
+            "initial_tokens": result.initial_tokens,
+            "trace": [[s.count, s.n_tied, [list(t) for t in s.top], s.tokens_after] for s in result.trace],
+        },
+        ensure_ascii=False,
+    )
+
+
+def from_json(text: str) -> BPEResult:
+    """Read a result saved by ``to_json``; the vocabulary is derived again from the merges.
+
+    >>> from core.bpe import train
+    >>> from_json(to_json(train("abab", num_merges=1))).tokenizer.encode_ids("ab")
+    [256]
+    """
+    try:
+        data = json.loads(text)
+        if data.get("format") != "tokenizer-playground/bpe":
+            raise KeyError("format")
+        tok = BPETokenizer(
+            merges=[tuple(m) for m in data["merges"]],
+            mode=data["mode"],
+            pattern=data["pattern"] or GPT2_PATTERN,
+            alphabet=data["alphabet"],
+            name=data["name"],
+        )
+        trace = tuple(
+            MergeStep(
+                rank, left, right, tok.base_size + rank, tok.piece(tok.base_size + rank),
+                count, n_tied, tuple(tuple(t) for t in top), after,
+            )
+            for rank, ((left, right), (count, n_tied, top, after)) in enumerate(zip(tok.merges, data["trace"], strict=True))
+        )
+        reason = data["stop_reason"]
+        return BPEResult(tok, trace, reason is not None, reason, data["tie_break"], data["initial_tokens"])
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise ValueError(f"this is not a saved BPE result ({exc})") from None
+
+
+def _tokenizer_of(result: BPEResult | BPETokenizer) -> BPETokenizer:
+    return result.tokenizer if isinstance(result, BPEResult) else result
+
+
+def _unique(pieces: Sequence, target: str) -> dict:
+    """``{piece: id}``, or a ValueError when two ids share a piece (the format needs them distinct)."""
+    out: dict = {}
+    for i, piece in enumerate(pieces):
+        if piece in out:
+            raise ValueError(f"ids {out[piece]} and {i} are the same piece {piece!r}; {target} needs them distinct")
+        out[piece] = i
+    return out
