@@ -5,15 +5,27 @@ Used for every upload (the Playground's .txt upload, corpora for training) so th
 
 from __future__ import annotations
 
+import codecs
+
 # 5 MB of text is several hundred thousand tokens: enough for any page, small enough not to freeze it.
 MAX_UPLOAD_BYTES = 5_000_000
+
+# Byte-order marks of the other Unicode encodings, longest first (UTF-32-LE's starts with UTF-16-LE's).
+_OTHER_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
 
 
 def decode_text_upload(data: bytes, *, name: str = "the file", max_bytes: int = MAX_UPLOAD_BYTES) -> str:
     """Decode an uploaded file as UTF-8 text, or raise ``ValueError`` with a one-line reason.
 
     Subtle: a UTF-8 byte-order mark is dropped (editors on Windows add one); NUL bytes mean a
-    binary file even when the bytes happen to be valid UTF-8.
+    binary file even when the bytes happen to be valid UTF-8, unless they sit where UTF-16 puts
+    them (text saved as "Unicode" on Windows), which gets its own message. An empty file is refused,
+    so uploading one never wipes the text already there.
 
     >>> decode_text_upload("héllo".encode())
     'héllo'
@@ -22,6 +34,9 @@ def decode_text_upload(data: bytes, *, name: str = "the file", max_bytes: int = 
         raise ValueError(
             f"{name} is {len(data):,} bytes; the limit is {max_bytes:,}. Upload a smaller part of it."
         )
+    encoding = _other_unicode(data)
+    if encoding:
+        raise ValueError(f"{name} is {encoding} text, not UTF-8; save it as UTF-8 and upload it again.")
     if b"\x00" in data:
         raise ValueError(f"{name} looks like a binary file (it contains NUL bytes); upload UTF-8 text.")
     try:
@@ -31,4 +46,24 @@ def decode_text_upload(data: bytes, *, name: str = "the file", max_bytes: int = 
             f"{name} is not UTF-8 text (invalid byte 0x{data[exc.start]:02X} at offset {exc.start:,}); "
             "save it as UTF-8 and upload it again."
         ) from None
-    return text.removeprefix("\ufeff")
+    text = text.removeprefix("\ufeff")
+    if not text:
+        raise ValueError(f"{name} is empty; upload a file with some text in it.")
+    return text
+
+
+def _other_unicode(data: bytes) -> str:
+    """"UTF-16" or "UTF-32" when ``data`` is text in one of them (by its mark, or its NUL pattern), else ""."""
+    for bom, encoding in _OTHER_BOMS:
+        if data.startswith(bom):
+            return encoding
+    # Without a mark: mostly-ASCII UTF-16 has a NUL in every other byte, and nowhere else.
+    if len(data) >= 4 and len(data) % 2 == 0:
+        for nuls, others, encoding in ((data[1::2], data[0::2], "utf-16-le"), (data[0::2], data[1::2], "utf-16-be")):
+            if nuls.count(0) >= len(nuls) * 3 // 4 and 0 not in others:
+                try:
+                    data.decode(encoding)
+                except UnicodeDecodeError:
+                    return ""
+                return "UTF-16"
+    return ""
