@@ -28,7 +28,7 @@ from core.patterns import NAMED_PATTERNS
 from core.pretokenize import compile_pattern
 from core.sources import SourceUnavailable
 from ui import bpe_render as render
-from ui import figures, state
+from ui import figures, state, widgets
 from ui.scrubber import Scrubber
 from ui.spans import render_spans
 
@@ -235,7 +235,9 @@ def _own_corpus(corpus: str, upload: object) -> tuple[str, str]:
             raise ValueError(
                 "No file uploaded yet: open 'Your own corpus' and pick a .txt file, or choose another corpus."
             )
-        return upload.name, corpora.corpus_from_upload(upload.getvalue(), name=upload.name).text
+        # the name goes into st.error's Markdown when the file is refused: escaped, it stays text
+        named = widgets.md_escape(upload.name)
+        return upload.name, corpora.corpus_from_upload(upload.getvalue(), name=named).text
     return "", ""
 
 
@@ -330,7 +332,7 @@ def train_step_view(result: bpe.BPEResult, text: str, *, show_whitespace: bool) 
                 return
             st.markdown(f"**The race for merge {k:,}**: the top pairs in the corpus at that moment")
             st.html(render.leaderboard_html(step, piece=tok.piece))
-            st.caption(render.tie_note(step, rule=rule, piece=tok.piece))
+            st.caption(widgets.md_escape(render.tie_note(step, rule=rule, piece=tok.piece)))  # pieces are text
 
     return draw
 

@@ -22,7 +22,9 @@ ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 SPANS_CSS = ASSETS_DIR / "spans.css"
 IDS_SHOWN = 20_000  # ids drawn in the code block; all of them are in the download
 
-_MARKDOWN_SPECIAL = str.maketrans({ch: "\\" + ch for ch in "\\`*_{}[]<>()#+-.!|~$"})
+# Markdown's specials, and Streamlit's own: ":" and "/" start :red[colored text], :smile: emoji and
+# :material/icons:, "&" an entity (&lt;), "@" an e-mail autolink. Any ASCII punctuation may be escaped.
+_MARKDOWN_SPECIAL = str.maketrans({ch: "\\" + ch for ch in "\\`*_{}[]<>()#+-.!|~$:/&@"})
 
 
 def md_escape(text: str) -> str:
@@ -45,17 +47,20 @@ def inject_css() -> None:
 def apply_upload(data: bytes, name: str, *, text_key: str, error_key: str, note_key: str) -> bool:
     """Put an uploaded file's text into ``text_key``, or its error into ``error_key``; True on success.
 
-    Subtle: on failure the text in ``text_key`` is left as it was, so a bad file loses nothing.
+    Subtle: on failure the text in ``text_key`` is left as it was, so a bad file loses nothing. Both
+    messages are Markdown (``st.error`` and ``st.caption`` render it) with the file name escaped: a
+    name is the user's text, and ``**x** [y](z) :red[w].txt`` must not become formatting or a link.
     """
+    shown = md_escape(name)
     try:
-        text = decode_text_upload(data, name=name)
+        text = decode_text_upload(data, name=shown)
     except ValueError as exc:
         st.session_state[error_key] = str(exc)
         st.session_state[note_key] = ""
         return False
     st.session_state[text_key] = text
     st.session_state[error_key] = ""
-    st.session_state[note_key] = f"Loaded {name} ({len(text):,} characters)."
+    st.session_state[note_key] = f"Loaded {shown} ({len(text):,} characters)."
     return True
 
 

@@ -87,3 +87,18 @@ def test_xss_strings_stay_text(page) -> None:
     text = page.locator(SPANS).first.text_content()
     for literal in ("<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "</span><b>x"):
         assert literal in text
+
+
+def test_an_uploaded_file_name_stays_text(page, tmp_path) -> None:
+    """The name shows in the note under the uploader: no element, link, color or emoji may come of it."""
+    name = "<img src=x onerror=alert(1)> [link](evil.example) :red[red] :smile:.txt"
+    path = tmp_path / name
+    path.write_text("hello from a file", encoding="utf-8")
+    wait_ready(page, 4)
+    page.locator("[data-testid=stFileUploaderDropzoneInput]").set_input_files(str(path))
+    note = page.locator("[data-testid=stSidebar] [data-testid=stCaptionContainer]", has_text="Loaded")
+    note.wait_for(timeout=60_000)
+    page.wait_for_timeout(1_000)  # give an injected handler time to fire, if one got in
+    assert note.inner_text() == f"Loaded {name} (17 characters)."
+    assert note.locator("img, a, .stMarkdownColoredText").count() == 0
+    assert page.dialogs == []

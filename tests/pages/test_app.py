@@ -218,3 +218,16 @@ def test_an_empty_or_utf16_upload_is_named_and_keeps_the_text(content: bytes, me
     assert not at.exception
     assert [error.value for error in at.error if message in error.value]
     assert at.text_area(key=state.PG_TEXT).value == "keep me"
+
+
+def test_an_uploaded_file_name_is_text_not_markdown() -> None:
+    from ui.widgets import md_escape
+
+    name = "**bold** [link](evil.example) :red[red] <img src=x onerror=alert(1)>.txt"
+    at = run_app()
+    at.file_uploader(key=state.PG_UPLOAD).set_value((name, b"hello", "text/plain"))
+    at.run()
+    assert [c.value for c in at.caption if c.value.startswith("Loaded")] == [f"Loaded {md_escape(name)} (5 characters)."]
+    at.file_uploader(key=state.PG_UPLOAD).set_value((name, b"\xff", "text/plain"))
+    at.run()
+    assert any(error.value.startswith(md_escape(name) + " is not UTF-8") for error in at.error)

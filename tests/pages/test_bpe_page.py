@@ -280,3 +280,27 @@ def test_replay_under_another_tokenizer_and_text_resets_to_the_end() -> None:
     assert not at.exception and not at.error
     k, n = step_of(at)
     assert k == n > 0
+
+
+
+def test_an_uploaded_corpus_name_is_text_not_markdown() -> None:
+    from ui.widgets import md_escape
+
+    name = "**bold** [link](evil.example) :red[red].txt"
+    at = run_page()
+    at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.UPLOAD)
+    at.file_uploader(key=state.BPE_UPLOAD).set_value((name, "hello".encode("utf-16"), "text/plain"))
+    submit(at)
+    assert [e.value for e in at.error] == [f"{md_escape(name)} is UTF-16 text, not UTF-8; save it as UTF-8 and upload it again."]
+
+
+def test_pieces_with_markdown_characters_stay_text_in_the_race_caption() -> None:
+    at = run_page()
+    at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.PASTE)
+    at.text_area(key=state.BPE_PASTE).set_value("**a** __b__ " * 20)
+    at.number_input(key=state.BPE_SIZE).set_value(3)
+    submit(at)
+    at.slider(key=state.BPE_STEP).set_value(1).run()
+    (note,) = [c.value for c in at.caption if "won outright" in c.value or "tied at" in c.value]
+    assert "\\*" in note or "\\_" in note
+    assert "**" not in note.replace("\\*", "") and "__" not in note.replace("\\_", "")
