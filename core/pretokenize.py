@@ -4,14 +4,45 @@ A pattern is a regular expression for the ``regex`` package (``\\p{L}``, possess
 the named ones live in ``core.patterns``. Text the pattern does not match is kept as a chunk of its
 own, so the chunks always cover the whole text and nothing is lost. Empty matches are skipped.
 
+Subtle: a user's pattern can backtrack exponentially (``(a|a)+$`` on "aaa…ab" tries 2**n cuts).
+The match runs in C, where nothing can stop it (Streamlit stops a script only between Python
+statements), so the session would hang for good with a CPU core busy. A pattern that is not one of
+``core.patterns.NAMED_PATTERNS`` (possessive, linear, written for this project) therefore gets a
+time budget; running out of it raises ``PatternTimeout``, a ``ValueError`` that says what to change.
+
 This module only cuts; it does not merge (``core.bpe``) and does not draw (``ui``).
 """
 
 from __future__ import annotations
 
 import functools
+import time
 
 import regex
+
+from core.patterns import NAMED_PATTERNS
+
+# A user's pattern may spend this long cutting a text, plus MATCH_SECONDS_PER_MB per million
+# characters: far beyond what a linear pattern needs (GPT-2's cuts 5 MB in about 3 s with a budget
+# set, which makes regex check its clock), short enough that a runaway pattern ends with a message.
+MATCH_SECONDS = 5.0
+MATCH_SECONDS_PER_MB = 3.0
+_TRUSTED = frozenset(NAMED_PATTERNS.values())
+
+
+class PatternTimeout(ValueError):
+    """A pattern took longer than its budget to cut a text (catastrophic backtracking, most likely)."""
+
+
+def match_budget(pattern: str, text: str) -> float | None:
+    """Seconds ``pattern`` may spend cutting ``text``; ``None`` (no limit) for the named patterns.
+
+    >>> match_budget(r"(a|a)+$", "a" * 1_000_000)
+    8.0
+    """
+    if pattern in _TRUSTED:
+        return None
+    return MATCH_SECONDS + MATCH_SECONDS_PER_MB * len(text) / 1_000_000
 
 
 @functools.lru_cache(maxsize=64)
@@ -45,17 +76,26 @@ def split(text: str, pattern: str) -> list[tuple[int, int]]:
     >>> split("Hi there!", r"\\w+")
     [(0, 2), (2, 3), (3, 8), (8, 9)]
     """
-    compiled = compile_pattern(pattern)
+    budget = match_budget(pattern, text)
+    return _split(compile_pattern(pattern), text, budget, budget)
+
+
+def _split(
+    compiled: regex.Pattern[str], text: str, timeout: float | None, budget: float | None
+) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     pos = 0
-    for match in compiled.finditer(text):
-        start, end = match.span()
-        if start == end:
-            continue
-        if start > pos:
-            spans.append((pos, start))
-        spans.append((start, end))
-        pos = end
+    try:
+        for match in compiled.finditer(text, timeout=timeout):
+            start, end = match.span()
+            if start == end:
+                continue
+            if start > pos:
+                spans.append((pos, start))
+            spans.append((start, end))
+            pos = end
+    except TimeoutError:
+        raise _timeout(text, budget) from None
     if pos < len(text):
         spans.append((pos, len(text)))
     return spans
@@ -71,8 +111,22 @@ def chunks(text: str, pattern: str) -> list[str]:
     ['Hello', ' world']
     """
     compiled = compile_pattern(pattern)
+    budget = match_budget(pattern, text)
+    began = time.monotonic()
     if compiled.groups == 0:  # with groups, findall gives the groups, not the matches
-        found = compiled.findall(text)
+        try:
+            found = compiled.findall(text, timeout=budget)
+        except TimeoutError:
+            raise _timeout(text, budget) from None
         if sum(map(len, found)) == len(text):
             return found if "" not in found else [chunk for chunk in found if chunk]
-    return [text[start:end] for start, end in split(text, pattern)]
+    left = None if budget is None else max(budget - (time.monotonic() - began), 0.001)
+    return [text[start:end] for start, end in _split(compiled, text, left, budget)]
+
+
+def _timeout(text: str, budget: float | None) -> PatternTimeout:
+    return PatternTimeout(
+        f"the pattern took more than {budget or 0:,.0f} s to cut {len(text):,} characters: it "
+        "backtracks too much (a repeat inside a repeat, such as (a|aa)+, tries every way to cut a run); "
+        "simplify it, for example with possessive quantifiers such as a++"
+    )

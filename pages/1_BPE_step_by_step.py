@@ -53,7 +53,11 @@ if result.stop_reason:
     st.info(f"Training {result.stop_reason}.", icon=":material/info:")
 
 text = st.text_area("Your text", key=state.BPE_TEXT, height=68, help="Ctrl+Enter applies it.")
-changes = bpe_views.text_changes(result, text)
+try:
+    changes = bpe_views.text_changes(result, text)
+except ValueError as exc:  # a custom pattern that runs out of time on this text: say so, keep the text
+    st.error(f"Your text cannot be cut into pre-tokens: {exc}.", icon=":material/error:")
+    text, changes = "", []
 # A new model opens on the last merge that changed the text: the most telling step of the default.
 scrubber.reset_step(bpe_views.TRAIN_SCRUBBER, state.BPE_STEP_FOR, settings, changes[-1] if changes else n)
 scrubber.stepper(

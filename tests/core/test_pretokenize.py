@@ -1,13 +1,16 @@
-"""core.pretokenize: chunks cover the text, gaps are kept, bad or empty-matching patterns are handled."""
+"""core.pretokenize: chunks cover the text, gaps are kept, bad, empty-matching and runaway patterns are handled."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core import pretokenize
 from core.patterns import GPT2_PATTERN, NAMED_PATTERNS
-from core.pretokenize import chunks, compile_pattern, split
+from core.pretokenize import PatternTimeout, chunks, compile_pattern, match_budget, split
 
 STRINGS = [
     "",
@@ -70,3 +73,26 @@ def test_compiled_patterns_are_cached() -> None:
 def test_any_text_survives_every_named_pattern(text: str) -> None:
     for pattern in NAMED_PATTERNS.values():
         assert "".join(chunks(text, pattern)) == text
+
+
+# -- a user's pattern that backtracks catastrophically ---------------------------------------------
+
+RUNAWAY = "a" * 40 + "!"  # (a|a)+$ tries 2**40 ways to cut the run before the "!" fails it
+
+
+@pytest.mark.parametrize("pattern", [r"(a|a)+$", r"(?:a|a)+$"])  # with a group: split; without: findall
+def test_a_runaway_pattern_stops_with_a_message(monkeypatch: pytest.MonkeyPatch, pattern: str) -> None:
+    monkeypatch.setattr(pretokenize, "MATCH_SECONDS", 0.3)
+    began = time.monotonic()
+    with pytest.raises(PatternTimeout, match=r"took more than 0 s to cut 41 characters: it backtracks too much"):
+        chunks(RUNAWAY, pattern)
+    with pytest.raises(ValueError, match="simplify it"):  # a ValueError: callers already show those
+        split(RUNAWAY, pattern)
+    assert time.monotonic() - began < 5
+
+
+def test_the_named_patterns_have_no_time_budget_and_others_one_that_grows_with_the_text() -> None:
+    assert all(match_budget(pattern, "x" * 10_000_000) is None for pattern in NAMED_PATTERNS.values())
+    short, long = match_budget(r"\w+", "x"), match_budget(r"\w+", "x" * 2_000_000)
+    assert short is not None and long is not None and long > short >= pretokenize.MATCH_SECONDS
+

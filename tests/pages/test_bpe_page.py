@@ -304,3 +304,36 @@ def test_pieces_with_markdown_characters_stay_text_in_the_race_caption() -> None
     (note,) = [c.value for c in at.caption if "won outright" in c.value or "tied at" in c.value]
     assert "\\*" in note or "\\_" in note
     assert "**" not in note.replace("\\*", "") and "__" not in note.replace("\\_", "")
+
+
+def test_a_runaway_custom_pattern_is_refused_with_a_message_not_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
+    from core import pretokenize
+
+    monkeypatch.setattr(pretokenize, "MATCH_SECONDS", 0.3)  # (a|a)+$ on this corpus would run for days
+    at = run_page()
+    at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.PASTE)
+    at.text_area(key=state.BPE_PASTE).set_value("a" * 40 + "!")
+    at.selectbox(key=state.BPE_PATTERN).set_value(bpe_views.CUSTOM)
+    at.text_input(key=state.BPE_CUSTOM_PATTERN).set_value("(a|a)+$")
+    submit(at)
+    assert len(at.error) == 1 and "Not trained" in at.error[0].value and "backtracks" in at.error[0].value
+    assert step_of(at)[1] == 300  # the previous model is still shown
+
+
+def test_a_pattern_that_runs_away_on_your_text_is_a_message_and_keeps_the_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from core import pretokenize
+
+    monkeypatch.setattr(pretokenize, "MATCH_SECONDS", 0.3)
+    at = run_page()
+    at.selectbox(key=state.BPE_PATTERN).set_value(bpe_views.CUSTOM)
+    at.text_input(key=state.BPE_CUSTOM_PATTERN).set_value("(a|a)+$")  # harmless on the essay
+    at.number_input(key=state.BPE_SIZE).set_value(40)
+    submit(at)
+    assert not at.error
+    at.text_area(key=state.BPE_TEXT).set_value("a" * 40 + "!").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert len(at.error) == 1 and "Your text cannot be cut" in at.error[0].value
+    assert at.text_area(key=state.BPE_TEXT).value == "a" * 40 + "!"
+    assert step_of(at)[1] == 40
