@@ -207,7 +207,9 @@ def training_form() -> tuple[TrainSettings, str] | None:
                                help="Used when the pattern is 'Custom regex'.")
         size_kind = st.radio("Stop at a", list(SIZE_KINDS), format_func=SIZE_KINDS.__getitem__,
                              key=state.BPE_SIZE_KIND, horizontal=True)
-        size = st.number_input("Merges or vocabulary size", min_value=1, step=100, key=state.BPE_SIZE,
+        # no min_value: the browser would keep a typed 0 or -1 in the box but silently send the last
+        # valid value; settings_from_form refuses it with a message instead
+        size = st.number_input("Merges or vocabulary size", step=100, key=state.BPE_SIZE,
                                help=f"At most {MAX_MERGES:,} merges.")
         tie = st.radio("Tie rule", list(bpe.TIE_BREAKS), format_func=bpe.TIE_BREAKS.__getitem__,
                        key=state.BPE_TIE, help=TIE_HELP)
@@ -317,7 +319,7 @@ def train_step_view(result: bpe.BPEResult, text: str, *, show_whitespace: bool) 
         with spans_col:
             tokens = tok.segment(text, k)
             lit = render.highlight_indices(tokens, tok.changed_spans(text, k), step.new_id) if step else set()
-            changed = f" · this merge changed {len(lit)} of them (outlined)" if lit else ""
+            changed = f" · this merge changed {len(lit):,} of them (outlined)" if lit else ""
             st.markdown(
                 f"**Your text after {k:,} merges: {len(tokens):,} tokens** (from {at_start:,} {unit}){changed}"
             )

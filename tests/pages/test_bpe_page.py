@@ -337,3 +337,15 @@ def test_a_pattern_that_runs_away_on_your_text_is_a_message_and_keeps_the_text(
     assert len(at.error) == 1 and "Your text cannot be cut" in at.error[0].value
     assert at.text_area(key=state.BPE_TEXT).value == "a" * 40 + "!"
     assert step_of(at)[1] == 40
+
+
+@pytest.mark.parametrize(("kind", "size", "message"), [("merges", 0, "at least 1 merge"),
+                                                        ("merges", -1, "at least 1 merge"),
+                                                        ("vocab", 256, "at least a vocabulary of 257")])
+def test_a_size_below_one_merge_is_a_message(kind: str, size: int, message: str) -> None:
+    at = run_page()
+    at.radio(key=state.BPE_SIZE_KIND).set_value(kind)
+    at.number_input(key=state.BPE_SIZE).set_value(size)
+    submit(at)
+    assert len(at.error) == 1 and message in at.error[0].value
+    assert step_of(at)[1] == 300
