@@ -231,3 +231,20 @@ def test_an_uploaded_file_name_is_text_not_markdown() -> None:
     at.file_uploader(key=state.PG_UPLOAD).set_value((name, b"\xff", "text/plain"))
     at.run()
     assert any(error.value.startswith(md_escape(name) + " is not UTF-8") for error in at.error)
+
+
+def test_a_megabyte_of_text_keeps_exact_counts_and_caps_the_spans() -> None:
+    text = (state.playground_sample() * 4_000)[:1_000_000]
+    at = run_app()
+    at.multiselect(key=state.PG_TOKENIZERS).set_value(["cl100k_base"]).run()
+    at.session_state[state.PG_TEXT] = text  # as a paste would; the uploader refuses nothing this size
+    at.run()
+    assert not at.exception and not at.error
+    if unavailable(at):
+        pytest.skip("cl100k_base is unavailable here")
+    table = at.table[0].value
+    assert table.loc["characters"].tolist() == [1_000_000]
+    assert table.loc["UTF-8 bytes"].tolist() == [len(text.encode())]
+    (body,) = spans(at)
+    tokens = int(table.loc["tokens"].iloc[0])
+    assert f"showing 5,000 of {tokens:,} tokens" in body and body.count('class="tp-t ') <= 5_000
