@@ -113,7 +113,7 @@ def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str) -> None:
     st.caption(md_escape(" · ".join(str(fact) for fact in facts if fact)))
     if getattr(tokenizer, "attribution", None):
         st.caption(md_escape(f"{tokenizer.attribution} · licence: {tokenizer.license}"))
-    headline = f"**{counts.tokens:,} tokens**"
+    headline = f"**{counts.tokens:,} token{'' if counts.tokens == 1 else 's'}**"
     if counts.added:
         literals = (t.bytes.decode("utf-8", "replace") for t in analysis.tokens if t.kind == ADDED)
         added = ", ".join(dict.fromkeys(literals))  # in order of appearance, each once

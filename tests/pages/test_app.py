@@ -248,3 +248,13 @@ def test_a_megabyte_of_text_keeps_exact_counts_and_caps_the_spans() -> None:
     (body,) = spans(at)
     tokens = int(table.loc["tokens"].iloc[0])
     assert f"showing 5,000 of {tokens:,} tokens" in body and body.count('class="tp-t ') <= 5_000
+
+
+def test_one_token_is_singular() -> None:
+    at = run_app()
+    at.multiselect(key=state.PG_TOKENIZERS).set_value(["o200k_base"]).run()
+    at.text_area(key=state.PG_TEXT).input("hello").run()
+    assert not at.exception
+    if unavailable(at):
+        pytest.skip("o200k_base is unavailable here")
+    assert [m.value for m in at.markdown if m.value.startswith("**1 token")] == ["**1 token**"]
