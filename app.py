@@ -21,13 +21,20 @@ st.markdown(
 )
 
 names = cache.registry_names()
-text = st.text_area("Text", key=state.PG_TEXT, height=170, help="Ctrl+Enter applies the text.")
+if st.session_state[state.PG_BIG_TEXT]:
+    # subtle: Streamlit drops a widget's state on a run that does not draw it; writing it back keeps
+    # what was typed before the upload for the "back" button
+    st.session_state[state.PG_TEXT] = st.session_state[state.PG_TEXT]
+    text = st.session_state[state.PG_BIG_TEXT]
+    widgets.big_text_preview(text, big_key=state.PG_BIG_TEXT, button_key="pg_back_to_editing")
+else:
+    text = st.text_area("Text", key=state.PG_TEXT, height=170, help="Ctrl+Enter applies the text.")
 keys = st.multiselect(
     "Tokenizers", options=list(names), format_func=lambda key: names.get(key, key), key=state.PG_TOKENIZERS
 )
 with st.sidebar:
     widgets.text_upload(
-        upload_key=state.PG_UPLOAD, text_key=state.PG_TEXT,
+        upload_key=state.PG_UPLOAD, text_key=state.PG_TEXT, big_key=state.PG_BIG_TEXT,
         error_key=state.PG_UPLOAD_ERROR, note_key=state.PG_UPLOAD_NOTE,
     )
     show_whitespace = st.toggle("Show whitespace · → ↵", key=state.PG_SHOW_WHITESPACE)

