@@ -9,7 +9,6 @@ no tokenizer library, so importing it is cheap.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from itertools import accumulate
 from types import MappingProxyType
@@ -66,25 +65,6 @@ class PretrainedTokenizer:
 def added(id: int, literal: str, at: int) -> Token:  # noqa: A002
     """A token the tokenizer inserted on its own: zero-width at ``at``, bytes are its literal text."""
     return Token(id, literal.encode(), at, at, ADDED)
-
-
-def without_surrogates(text: str) -> str:
-    """``text`` with each lone surrogate (not valid Unicode, cannot be UTF-8) replaced by U+FFFD.
-
-    One code point for one, so offsets stay valid. Python strings may hold them (a browser can send
-    one); every library either crashes on them or does this replacement itself.
-
-    >>> without_surrogates("a\\ud800b")
-    'a\ufffdb'
-    """
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", text)
-    return text
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def byte_chunk_spans(text: str, lengths: Sequence[int]) -> tuple[list[int], list[int]]:

@@ -13,7 +13,8 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core.adapters import UNICODE_TO_BYTE, PretrainedTokenizer, without_surrogates
+from core.adapters import UNICODE_TO_BYTE, PretrainedTokenizer
+from core.textio import without_surrogates
 from core.types import ADDED, SPECIAL, TEXT, UNKNOWN, Token
 
 if TYPE_CHECKING:

@@ -1,11 +1,13 @@
 """Reading user-supplied text: strict UTF-8, size-checked, with messages that say what to do.
 
-Used for every upload (the Playground's .txt upload, corpora for training) so the rules are one.
+Used for every upload (the Playground's .txt upload, corpora for training) so the rules are one;
+and ``without_surrogates``, which every tokenizer (wrapped or trained here) applies to its input.
 """
 
 from __future__ import annotations
 
 import codecs
+import re
 
 # 5 MB of text is several hundred thousand tokens: enough for any page, small enough not to freeze it.
 MAX_UPLOAD_BYTES = 5_000_000
@@ -67,3 +69,22 @@ def _other_unicode(data: bytes) -> str:
                     return ""
                 return "UTF-16"
     return ""
+
+
+def without_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate (not valid Unicode, cannot be UTF-8) replaced by U+FFFD.
+
+    One code point for one, so offsets stay valid. Python strings may hold them (a browser can send
+    one); every library either crashes on them or does this replacement itself.
+
+    >>> without_surrogates("a\\ud800b")
+    'a\ufffdb'
+    """
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")

@@ -12,7 +12,8 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from core.adapters import PretrainedTokenizer, added, byte_chunk_spans, byte_level_piece, without_surrogates
+from core.adapters import PretrainedTokenizer, added, byte_chunk_spans, byte_level_piece
+from core.textio import without_surrogates
 from core.types import SPECIAL, TEXT, Token
 
 if TYPE_CHECKING:
