@@ -32,10 +32,11 @@ from typing import Literal
 
 import regex
 
-from core.bpe_history import NEVER, History, byte_owners
+from core.bpe_history import NEVER, History, Merges, build_tokens, byte_owners, merge_lowest_first
 from core.bpe_pair_counts import MAX_VOCAB, PairCounts
 from core.patterns import GPT2_PATTERN, NAMED_PATTERNS
 from core.pretokenize import chunks, compile_pattern, split
+from core.textio import without_surrogates
 from core.types import TEXT, UNKNOWN, Token
 
 Mode = Literal["byte", "char"]
@@ -52,6 +53,9 @@ MODES: dict[str, str] = {"byte": "byte-level BPE", "char": "character BPE"}
 _WORDS = regex.compile(r"\S+")  # char mode's words; the same cut in training and encoding
 _SHIFT = 32  # a pair (left, right) is the int left << 32 | right: faster dict keys than tuples
 _PROGRESS_CALLS = 100  # progress is reported about this many times, not once per merge
+# Up to this many units a pre-token is merged by rescanning its pairs once per rank (fastest for the
+# short words of real text); longer ones go through the O(n log n) heap of core.bpe_history.
+_SCAN_UNITS = 48
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +89,9 @@ class BPETokenizer:
 
     Satisfies ``core.types.Tokenizer``. ``segment(text, k)`` and ``changed_spans(text, k)`` show the
     text after the first ``k`` merges; both reuse one precomputed history per text, so scrubbing ``k``
-    over a short text costs a bisect per pre-token.
+    over a short text costs a bisect per pre-token. A pre-token of n units costs O(n log n) time and
+    O(n) memory however long it is (``core.bpe_history``). Every method reads lone surrogates as
+    U+FFFD, one for one, so offsets stay valid (``core.textio.without_surrogates``).
 
     >>> tok = BPETokenizer(merges=[(104, 105)])
     >>> [(t.id, t.bytes) for t in tok.encode("hi!")]
@@ -160,8 +166,16 @@ class BPETokenizer:
         >>> [t.bytes for t in BPETokenizer(merges=[]).encode("é")]
         [b'\\xc3', b'\\xa9']
         """
-        history = self._history_of(text, lambda ids: [(-1, ids), (0, self._merge_ids(ids))])
-        return history.tokens(1, self._info)
+        text = without_surrogates(text)
+        memo: dict[tuple[int, ...], list[int]] = {}
+        tokens: list[Token] = []
+        for start, ids, owners in self._chunk_units(text):
+            key = tuple(ids)
+            final = memo.get(key)
+            if final is None:
+                final = memo[key] = self._merge_ids(ids)
+            tokens.extend(build_tokens(final, start, owners, self._info))
+        return tokens
 
     def encode_ids(self, text: str) -> list[int]:
         """Only the ids of ``text``: the fast path for measuring (no offsets, no Token objects).
@@ -173,7 +187,7 @@ class BPETokenizer:
         cache = self._chunk_cache
         if len(cache) > 200_000:
             cache.clear()
-        for chunk in self._chunk_strings(text):
+        for chunk in self._chunk_strings(without_surrogates(text)):
             found = cache.get(chunk)
             if found is None:
                 found = cache[chunk] = tuple(self._merge_ids(self._units(chunk)))
@@ -225,24 +239,21 @@ class BPETokenizer:
     # -- internals --------------------------------------------------------------------------------
 
     def _history(self, text: str) -> History:
+        text = without_surrogates(text)
         history = self._histories.get(text)
         if history is None:
-            history = self._history_of(text, self._merge_events)
-            self._histories[text] = history
+            memo: dict[tuple[int, ...], Merges] = {}
+            rows = []
+            for start, ids, owners in self._chunk_units(text):
+                made = memo.get(tuple(ids))
+                if made is None:
+                    made = memo[tuple(ids)] = Merges(ids, self._merge_steps(ids)[1])
+                rows.append((start, owners, made))
+            history = self._histories[text] = History(rows)
             if len(self._histories) > 8:
                 self._histories.popitem(last=False)
         self._histories.move_to_end(text)
         return history
-
-    def _history_of(self, text: str, events_of: Callable[[list[int]], list[tuple[int, list[int]]]]) -> History:
-        memo: dict[tuple[int, ...], list[tuple[int, list[int]]]] = {}
-        rows = []
-        for start, ids, owners in self._chunk_units(text):
-            events = memo.get(tuple(ids))
-            if events is None:
-                events = memo[tuple(ids)] = events_of(ids)
-            rows.append((start, owners, events))
-        return History(rows)
 
     def _chunk_strings(self, text: str) -> list[str]:
         return chunks(text, self.pattern) if self.mode == "byte" else _WORDS.findall(text)
@@ -269,20 +280,30 @@ class BPETokenizer:
         return ids
 
     def _merge_ids(self, ids: list[int]) -> list[int]:
-        return self._merge_events(ids)[-1][1]
+        """The ids after every merge, lowest rank first; each rank replaces all its pairs, left to right.
 
-    def _merge_events(self, ids: list[int]) -> list[tuple[int, list[int]]]:
-        """``[(rank, ids after every merge of that rank)]``, starting with ``(-1, ids)``."""
+        Subtle: the rescan and the heap agree. A merge's new id is younger than every id in the
+        merges of lower rank, so the pairs it creates rank higher: one rank's pairs merge together.
+        """
+        if len(ids) > _SCAN_UNITS:
+            return self._merge_steps(ids)[0]
         get, base = self._ranks.get, self.base_size
-        events = [(-1, ids)]
         while len(ids) > 1:
             rank = min([get(key, NEVER) for key in _pair_keys(ids)])
             if rank == NEVER:
                 break
             left, right = self.merges[rank]
             ids = _replace_pair(ids, left, right, base + rank)
-            events.append((rank, ids))
-        return events
+        return ids
+
+    def _merge_steps(self, ids: list[int]) -> tuple[list[int], list]:
+        """The final ids and every single merge ``(rank, first, mid, end, new id)``, in O(n log n)."""
+        get = self._ranks.get
+
+        def pair_rank(first: int, mid: int, end: int, left: int, right: int) -> int:
+            return get((left << _SHIFT) | right, NEVER)
+
+        return merge_lowest_first(ids, pair_rank, id_offset=self.base_size)
 
     def _describe(self) -> list[tuple[bytes, int, str]]:
         """Per id: the bytes a Token carries, how many units (bytes or characters) it spans, its kind."""
@@ -377,7 +398,7 @@ def train(
     pair seen before, in the corpus order of its first creation); ``"largest_pair"`` takes the
     largest ``(left, right)`` as minbpe's ``max`` by ``(count, pair)`` does. Training stops early,
     and says why, when no pair occurs ``min_count`` times. ``progress(done, total)`` is called about
-    a hundred times, not once per merge.
+    a hundred times, not once per merge. Lone surrogates in ``corpus`` are read as U+FFFD.
 
     >>> result = train("low low low lower", num_merges=2, mode="char")
     >>> [piece_label(step.piece) for step in result.trace]
@@ -393,7 +414,7 @@ def train(
         raise ValueError("min_count must be at least 1")
     if mode == "byte":
         _merges_wanted(vocab_size, num_merges, mode, 256)  # fail fast, before reading the corpus
-    counted, alphabet = _count_words(corpus, mode, pattern)
+    counted, alphabet = _count_words(without_surrogates(corpus), mode, pattern)
     if not counted:
         raise ValueError("the corpus is empty: give it some text to learn merges from")
     base = 256 if mode == "byte" else len(alphabet) + 1

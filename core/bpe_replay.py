@@ -13,8 +13,9 @@ import heapq
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from core.bpe_history import NEVER, History, byte_owners
+from core.bpe_history import NEVER, History, Merge, Merges, byte_owners, merge_lowest_first
 from core.pretokenize import split
+from core.textio import without_surrogates
 from core.types import TEXT, Token
 
 
@@ -66,7 +67,9 @@ def replay(text: str, *, mergeable_ranks: Mapping[bytes, int], pattern: str) -> 
     Subtle: as tiktoken does, each pre-token repeatedly merges the adjacent pair whose joined bytes
     have the lowest rank (the leftmost on a tie); events of all pre-tokens are then ordered by rank,
     each pre-token keeping its own order, so scrubbing shows the vocabulary's merges as they apply.
-    Meant for short texts (the cost grows with the square of a pre-token's length).
+    A pre-token of n bytes costs O(n log n) time and O(n) memory (``core.bpe_history``). Lone
+    surrogates become U+FFFD first, one for one (``core.textio.without_surrogates``), and
+    ``Replay.text`` is that text.
 
     >>> from core.patterns import GPT2_PATTERN
     >>> ranks = {bytes([i]): i for i in range(256)} | {b"hi": 256}
@@ -74,50 +77,76 @@ def replay(text: str, *, mergeable_ranks: Mapping[bytes, int], pattern: str) -> 
     >>> [(t.id, t.bytes) for t in r.segmentation(r.n_steps)]
     [(256, b'hi')]
     """
+    text = without_surrogates(text)
     spans = split(text, pattern)
-    memo: dict[str, list[tuple[int, int, list[bytes]]]] = {}
+    memo: dict[str, Merges] = {}
     local = []
     for start, end in spans:
         chunk = text[start:end]
         if chunk not in memo:
             memo[chunk] = _rank_merges(chunk.encode(), mergeable_ranks)
         local.append(memo[chunk])
-    order = heapq.merge(*[[(ev[0], index, j) for j, ev in enumerate(evs[1:])] for index, evs in enumerate(local)])
+    order = heapq.merge(*[[(m[0], index, j) for j, m in enumerate(made.merges)] for index, made in enumerate(local)])
     steps: list[list[int]] = [[] for _ in spans]
     for step, (_, index, _) in enumerate(order):
         steps[index].append(step)
-    rows, info, made = [], {}, []
-    for index, ((start, end), evs) in enumerate(zip(spans, local, strict=True)):
+    rows, info, events = [], {}, []
+    positions: dict[int, list[int]] = {}
+    for index, ((start, end), made) in enumerate(zip(spans, local, strict=True)):
         owners = byte_owners(text[start:end])
-        for _, _, parts in evs:
-            for part in parts:
-                rank = mergeable_ranks[part]
-                info[rank] = (part, len(part), TEXT)
-        keys = [-1, *steps[index]]
-        rows.append((start, owners, [(k, [mergeable_ranks[p] for p in ev[2]]) for k, ev in zip(keys, evs, strict=True)]))
-        for step, (rank, position, parts) in zip(steps[index], evs[1:], strict=True):
-            first = sum(map(len, parts[:position]))
-            last = first + len(parts[position]) - 1
-            made.append(ReplayEvent(step, rank, index, position, start + owners[first], start + owners[last] + 1))
-    made.sort(key=lambda event: event.step)
-    return Replay(text, tuple(spans), tuple(made), History(rows), info)
+        data = text[start:end].encode()
+        for first, token_id in enumerate(made.ids):
+            info[token_id] = (data[first : first + 1], 1, TEXT)
+        for _, first, _, last, token_id in made.merges:
+            info[token_id] = (data[first:last], last - first, TEXT)
+        if id(made) not in positions:
+            positions[id(made)] = _positions(len(made.ids), made.merges)
+        keyed = Merges(made.ids, [(k, *m[1:]) for k, m in zip(steps[index], made.merges, strict=True)])
+        rows.append((start, owners, keyed))
+        for step, (rank, first, _, last, _), position in zip(
+            steps[index], made.merges, positions[id(made)], strict=True
+        ):
+            events.append(ReplayEvent(step, rank, index, position, start + owners[first], start + owners[last - 1] + 1))
+    events.sort(key=lambda event: event.step)
+    return Replay(text, tuple(spans), tuple(events), History(rows), info)
 
 
-def _rank_merges(data: bytes, ranks: Mapping[bytes, int]) -> list[tuple[int, int, list[bytes]]]:
-    """``[(rank, position, parts after)]`` for one pre-token, starting with ``(-1, -1, its bytes)``."""
-    parts = [data[i : i + 1] for i in range(len(data))]
-    for part in parts:
-        if part not in ranks:
-            raise ValueError(f"the vocabulary has no token for the byte {part!r}; it cannot encode this text")
-    events = [(-1, -1, parts)]
-    while len(parts) > 1:
-        best, at = NEVER, -1
-        for i in range(len(parts) - 1):
-            rank = ranks.get(parts[i] + parts[i + 1], NEVER)
-            if rank < best:
-                best, at = rank, i
-        if at < 0:
-            break
-        parts = parts[:at] + [parts[at] + parts[at + 1]] + parts[at + 2 :]
-        events.append((best, at, parts))
-    return events
+def _rank_merges(data: bytes, ranks: Mapping[bytes, int]) -> Merges:
+    """One pre-token's byte ids and its merges ``(rank, first, mid, end, rank)``, in the order made."""
+    ids = []
+    for i in range(len(data)):
+        rank = ranks.get(data[i : i + 1])
+        if rank is None:
+            raise ValueError(f"the vocabulary has no token for the byte {data[i : i + 1]!r}; it cannot encode this text")
+        ids.append(rank)
+
+    def pair_rank(first: int, mid: int, end: int, left: int, right: int) -> int:
+        return ranks.get(data[first:end], NEVER)
+
+    _, merges = merge_lowest_first(ids, pair_rank)
+    return Merges(ids, merges)
+
+
+def _positions(n: int, merges: list[Merge]) -> list[int]:
+    """For each merge, the index of its left part among the pre-token's parts at that moment.
+
+    Subtle: a Fenwick tree over the n units, 1 where a part starts, so each answer is O(log n).
+    """
+    tree = [0] * (n + 1)
+    for i in range(1, n + 1):  # every unit starts a part: build the tree of all ones in O(n)
+        tree[i] += 1
+        parent = i + (i & -i)
+        if parent <= n:
+            tree[parent] += tree[i]
+    out = []
+    for _, first, mid, _, _ in merges:
+        i, before = first, 0
+        while i > 0:
+            before += tree[i]
+            i -= i & -i
+        out.append(before)
+        i = mid + 1
+        while i <= n:
+            tree[i] -= 1
+            i += i & -i
+    return out
