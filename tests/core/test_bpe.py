@@ -344,3 +344,32 @@ def test_export_libraries_are_imported_only_when_used() -> None:
     script = "import sys, core.bpe, core.bpe_export, core.bpe_replay, core.corpora; print(sorted(m for m in ('tiktoken', 'tokenizers') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# -- lone surrogates (a browser can send one) --------------------------------------------------------------
+
+
+def test_a_lone_surrogate_reads_as_a_replacement_character_everywhere() -> None:
+    tok = bpe.train("hello world", num_merges=2).tokenizer
+    text, clean = "a\ud800b", "a\ufffdb"
+    assert tok.segment(text, 0) == tok.segment(clean, 0)
+    assert [t.bytes for t in tok.segment(text, 0)] == [b"a", b"\xef", b"\xbf", b"\xbd", b"b"]
+    assert tok.encode(text) == tok.encode(clean) and tok.encode_ids(text) == tok.encode_ids(clean)
+    assert tok.changed_spans("he\udfffllo", 1) == tok.changed_spans("he\ufffdllo", 1) != []
+    assert tok.change_steps("he\udfffllo") == tok.change_steps("he\ufffdllo") == [1, 2]
+
+
+@pytest.mark.parametrize("mode", ["byte", "char"])
+def test_training_on_a_corpus_with_a_lone_surrogate(mode: str) -> None:
+    result = bpe.train("ab\ud800 ab\ud800", num_merges=2, mode=mode)
+    assert result.trace == bpe.train("ab\ufffd ab\ufffd", num_merges=2, mode=mode).trace
+    assert result.tokenizer.decode(result.tokenizer.encode_ids("ab\ud800")) == "ab\ufffd"
+
+
+def test_replay_reads_a_lone_surrogate_as_a_replacement_character() -> None:
+    ranks = {bytes([i]): i for i in range(256)} | {b"\xef\xbf": 256, b"\xef\xbf\xbd": 257}
+    replayed = bpe_replay.replay("a\udc80b", mergeable_ranks=ranks, pattern=GPT2_PATTERN)
+    assert replayed.text == "a\ufffdb"
+    assert [t.id for t in replayed.segmentation(replayed.n_steps)] == [97, 257, 98]
+    assert [(t.start, t.end) for t in replayed.segmentation(replayed.n_steps)] == [(0, 1), (1, 2), (2, 3)]
+    assert replayed.changed_spans(2) == [(1, 2)]
