@@ -19,7 +19,7 @@ from ui import bpe_render as render
 from ui import bpe_views, cache, scrubber, state, widgets
 from ui.spans import render_spans
 
-REPLAY_MAX_CHARS = 3_000  # the replay's cost grows with the square of a chunk's length
+REPLAY_MAX_CHARS = 10_000  # a scrubber over more steps than this is no longer a demo; replay itself is O(n log n)
 BYTE_LEVEL = "byte-level BPE"
 
 
