@@ -38,6 +38,17 @@ def unavailable(at: AppTest) -> list[str]:
     return [h.proto.body for h in at.html if 'class="tp-unavailable"' in h.proto.body]
 
 
+def run_one(key: str, text: str) -> AppTest:
+    """The Playground with one tokenizer on ``text``; skips when that tokenizer is unavailable here."""
+    at = run_app()
+    at.multiselect(key=state.PG_TOKENIZERS).set_value([key]).run()
+    at.text_area(key=state.PG_TEXT).input(text).run()
+    assert not at.exception
+    if unavailable(at):
+        pytest.skip(f"{key} is unavailable here")
+    return at
+
+
 def test_default_view_shows_four_tokenizers_with_counts() -> None:
     at = run_app()
     assert at.multiselect(key=state.PG_TOKENIZERS).value == list(state.DEFAULT_TOKENIZERS)
@@ -88,12 +99,7 @@ def test_every_registry_tokenizer_renders_or_says_why() -> None:
 
 
 def test_special_token_switch() -> None:
-    at = run_app()
-    at.multiselect(key=state.PG_TOKENIZERS).set_value(["gpt2"]).run()
-    at.text_area(key=state.PG_TEXT).input("a<|endoftext|>b").run()
-    assert not at.exception
-    if unavailable(at):
-        pytest.skip("GPT-2 is unavailable here")
+    at = run_one("gpt2", "a<|endoftext|>b")
     assert "tp-special" not in spans(at)[0]
     at.toggle(key=state.PG_ALLOW_SPECIAL).set_value(True).run()
     assert not at.exception
@@ -251,12 +257,7 @@ def test_a_megabyte_of_text_keeps_exact_counts_and_caps_the_spans() -> None:
 
 
 def test_one_token_is_singular() -> None:
-    at = run_app()
-    at.multiselect(key=state.PG_TOKENIZERS).set_value(["o200k_base"]).run()
-    at.text_area(key=state.PG_TEXT).input("hello").run()
-    assert not at.exception
-    if unavailable(at):
-        pytest.skip("o200k_base is unavailable here")
+    at = run_one("o200k_base", "hello")
     assert [m.value for m in at.markdown if m.value.startswith("**1 token")] == ["**1 token**"]
 
 
