@@ -134,13 +134,10 @@ def get_tokenizer(key: str, name: str | None = None) -> Any:
 
 def retry(key: str) -> None:
     """Forget a failed load (and the sources' memory of failed downloads) so it is tried again."""
-    tokenizer_store().forget(key)
-    try:
-        from core import sources
+    from core import sources
 
-        sources.forget_failures()
-    except (ImportError, AttributeError):
-        pass
+    tokenizer_store().forget(key)
+    sources.forget_failures()
 
 
 @st.cache_resource(show_spinner=False, max_entries=48, ttl=3600)

@@ -144,13 +144,18 @@ def test_upload_replaces_the_text() -> None:
 
 
 @pytest.mark.parametrize(
-    ("content", "message"),
-    [(b"\x00\x01\x02binary", "binary"), ("café".encode("latin-1"), "not UTF-8")],
+    ("name", "content", "message"),
+    [
+        ("bad.txt", b"\x00\x01\x02binary", "binary"),
+        ("bad.txt", "café".encode("latin-1"), "not UTF-8"),
+        ("notes.txt", b"", "notes\\.txt is empty"),
+        ("notes.txt", "hello".encode("utf-16"), "notes\\.txt is UTF-16 text, not UTF-8"),
+    ],
 )
-def test_bad_upload_is_an_error_and_keeps_the_text(content: bytes, message: str) -> None:
+def test_bad_upload_is_a_named_error_and_keeps_the_text(name: str, content: bytes, message: str) -> None:
     at = run_app()
     at.text_area(key=state.PG_TEXT).input("keep me").run()
-    at.file_uploader(key=state.PG_UPLOAD).set_value(("bad.txt", content, "text/plain"))
+    at.file_uploader(key=state.PG_UPLOAD).set_value((name, content, "text/plain"))
     at.run()
     assert not at.exception
     assert any(message in error.value for error in at.error)
@@ -207,23 +212,6 @@ def test_tokenizers_load_once_per_process() -> None:
     assert tokenizer_store() is store
     assert {key: store.peek(key) for key in state.DEFAULT_TOKENIZERS} == first
     assert all(store.peek(key) is item for key, item in first.items())
-
-
-@pytest.mark.parametrize(
-    ("content", "message"),
-    [
-        (b"", "notes\\.txt is empty"),
-        ("hello".encode("utf-16"), "notes\\.txt is UTF-16 text, not UTF-8"),
-    ],
-)
-def test_an_empty_or_utf16_upload_is_named_and_keeps_the_text(content: bytes, message: str) -> None:
-    at = run_app()
-    at.text_area(key=state.PG_TEXT).input("keep me").run()
-    at.file_uploader(key=state.PG_UPLOAD).set_value(("notes.txt", content, "text/plain"))
-    at.run()
-    assert not at.exception
-    assert [error.value for error in at.error if message in error.value]
-    assert at.text_area(key=state.PG_TEXT).value == "keep me"
 
 
 def test_an_uploaded_file_name_is_text_not_markdown() -> None:
