@@ -2,7 +2,7 @@
 
 Every page that trains or measures picks its text here, so licences, sizes and the held-out split
 are decided once. Built-in samples are short texts written for this project (``data/samples``) and
-always work. Public corpora are obtained through ``core.sources``: the data folder
+always work. Public corpora are obtained through ``core.fetch.sources``: the data folder
 (``PLAYGROUND_DATA_DIR``) first, then the cache, then the canonical source where the file there is
 byte-identical to the pin (only Tiny Shakespeare). The other public files are cleaned or converted
 versions (Gutenberg headers stripped, UDHR XML and PUD CoNLL-U turned into text), which this module
@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.sources import FileSpec, SourceUnavailable, UrlSource, obtain
+from core.fetch.sources import FileSpec, SourceUnavailable, UrlSource, obtain
 from core.textio import MAX_UPLOAD_BYTES, decode_text_upload
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
@@ -36,7 +36,7 @@ _DATA_ONLY = "read from the data folder only: this cleaned copy has no byte-iden
 class CorpusEntry:
     """One corpus the catalog offers: what it is, how big, under which licence, and where from.
 
-    ``spec`` says how ``core.sources`` obtains a public corpus; built-in samples have none.
+    ``spec`` says how ``core.fetch.sources`` obtains a public corpus; built-in samples have none.
     ``notice`` is attribution to show wherever the text is shown (PUD's CC BY-SA).
     """
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import bpe_replay, bpe_views, nav, scrubber, state, widgets
+from ui import nav, scrubber, state, widgets
+from ui.bpe import replay as bpe_replay
+from ui.bpe import views as bpe_views
 
 nav.page_setup("BPE step by step")
 bpe_views.inject_css()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core import corpora, sources
+from core import corpora
 from core.corpora import (
     catalog,
     corpus_from_paste,
@@ -22,7 +22,8 @@ from core.corpora import (
     split_heldout,
     udhr_languages,
 )
-from core.sources import SourceUnavailable, UrlSource
+from core.fetch import sources
+from core.fetch.sources import SourceUnavailable, UrlSource
 
 PUBLIC = ["tinyshakespeare", "don_quijote_es", "don_quixote_en", "udhr:eng", "pud:en", "pud:zh"]
 

@@ -9,7 +9,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import data_dir_or_none
-from ui import bpe_views, state
+from ui import state
+from ui.bpe import views as bpe_views
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "1_BPE_step_by_step.py")

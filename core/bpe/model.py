@@ -14,8 +14,8 @@ The vocabulary is derived from the merges (one source of truth): merge ``rank`` 
 ``base + rank`` whose bytes are its two parts' bytes joined. Encoding replays the merges lowest rank
 first inside each pre-token; decoding joins bytes. What this module does not do: special tokens,
 normalization, drawing (``ui``). Elsewhere: the incremental pair counts training runs on
-(``core.bpe_pair_counts``), the per-text history behind ``segment`` (``core.bpe_history``), the replay
-of a real tokenizer's merges (``core.bpe_replay``), export and saving (``core.bpe_export``).
+(``core.bpe.pair_counts``), the per-text history behind ``segment`` (``core.bpe.history``), the replay
+of a real tokenizer's merges (``core.bpe.replay``), export and saving (``core.bpe.export``).
 
 >>> result = train("aaabdaaabac", num_merges=3, min_count=2)
 >>> [(piece_label(s.piece), s.count) for s in result.trace]
@@ -32,15 +32,14 @@ from typing import Literal
 
 import regex
 
-from core.bpe_history import NEVER, History, Merges, build_tokens, byte_owners, merge_lowest_first
-from core.bpe_pair_counts import MAX_VOCAB, PairCounts
+from core.bpe.history import NEVER, History, Merges, build_tokens, byte_owners, merge_lowest_first
+from core.bpe.pair_counts import MAX_VOCAB, PairCounts, TieBreak
 from core.patterns import GPT2_PATTERN, NAMED_PATTERNS
 from core.pretokenize import chunks, compile_pattern, split
 from core.textio import without_surrogates
 from core.types import TEXT, UNKNOWN, Token
 
 Mode = Literal["byte", "char"]
-TieBreak = Literal["first_seen", "largest_pair"]
 
 END_OF_WORD = "</w>"
 UNK = "<unk>"
@@ -54,7 +53,7 @@ _WORDS = regex.compile(r"\S+")  # char mode's words; the same cut in training an
 _SHIFT = 32  # a pair (left, right) is the int left << 32 | right: faster dict keys than tuples
 _PROGRESS_CALLS = 100  # progress is reported about this many times, not once per merge
 # Up to this many units a pre-token is merged by rescanning its pairs once per rank (fastest for the
-# short words of real text); longer ones go through the O(n log n) heap of core.bpe_history.
+# short words of real text); longer ones go through the O(n log n) heap of core.bpe.history.
 _SCAN_UNITS = 48
 
 
@@ -90,7 +89,7 @@ class BPETokenizer:
     Satisfies ``core.types.Tokenizer``. ``segment(text, k)`` and ``changed_spans(text, k)`` show the
     text after the first ``k`` merges; both reuse one precomputed history per text, so scrubbing ``k``
     over a short text costs a bisect per pre-token. A pre-token of n units costs O(n log n) time and
-    O(n) memory however long it is (``core.bpe_history``). Every method reads lone surrogates as
+    O(n) memory however long it is (``core.bpe.history``). Every method reads lone surrogates as
     U+FFFD, one for one, so offsets stay valid (``core.textio.without_surrogates``).
 
     >>> tok = BPETokenizer(merges=[(104, 105)])

@@ -12,9 +12,9 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core.adapters import byte_level_piece
-from core.bpe import END_OF_WORD, UNK, BPEResult, BPETokenizer, MergeStep
+from core.bpe.model import END_OF_WORD, UNK, BPEResult, BPETokenizer, MergeStep
 from core.patterns import GPT2_PATTERN
+from core.pretrained.adapter import byte_level_piece
 
 if TYPE_CHECKING:
     import tiktoken

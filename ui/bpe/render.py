@@ -4,7 +4,7 @@ The merge just made, the leaderboard of a step, the table of all merges, a token
 the strip of pre-token chunks under a replay. Every piece of text is escaped here; token pieces are
 drawn as chips in the span palette (``ui.spans.token_color``), so a token has the same color in the
 spans, the merge line, the leaderboard and the tree. The text itself is drawn only by
-``ui.spans.render_spans``. No Streamlit here: ``ui.bpe_views`` puts these on the page.
+``ui.spans.render_spans``. No Streamlit here: ``ui.bpe.views`` puts these on the page.
 """
 
 from __future__ import annotations

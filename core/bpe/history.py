@@ -1,6 +1,6 @@
 """The segmentations a text goes through as BPE merges apply, kept so any step is cheap to show.
 
-Shared by ``core.bpe.BPETokenizer`` (keyed by merge rank) and ``core.bpe_replay`` (keyed by replay
+Shared by ``core.bpe.BPETokenizer`` (keyed by merge rank) and ``core.bpe.replay`` (keyed by replay
 step): ``merge_lowest_first`` runs the merges of one pre-token, and ``History`` keeps, per pre-token,
 its starting ids and the merges that touched it, and turns them into ``core.types.Token`` lists on
 demand. What this module does not do: decide which pairs merge (the callers give the ranks) or draw

@@ -83,7 +83,7 @@ def read_tiktoken_ranks(path: Path) -> dict[bytes, int]:
 
     Subtle: ``tiktoken.load.load_tiktoken_bpe`` would do the same, but it also copies every path it
     reads into a temp cache keyed by the path alone, and serves that copy later even if the file
-    at the path has changed; our files are verified by ``core.sources`` already.
+    at the path has changed; our files are verified by ``core.fetch.sources`` already.
     """
     ranks: dict[bytes, int] = {}
     for line in path.read_bytes().splitlines():

@@ -1,4 +1,4 @@
-"""ui.bpe_render: the BPE page's HTML and tables, tested as strings and frames."""
+"""ui.bpe.render: the BPE page's HTML and tables, tested as strings and frames."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from core import bpe
 from core.types import Token
-from ui import bpe_render as render
+from ui.bpe import render
 from ui.spans import token_color
 
 CORPUS = (

@@ -1,4 +1,4 @@
-"""core.sources (and core.downloads): data folder, cache, installed package, downloads over loopback only."""
+"""core.fetch.sources (and core.fetch.downloads): data folder, cache, installed package, downloads over loopback only."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from core import downloads, sources
-from core.sources import FileSpec, PyPIMember, SourceUnavailable, UrlSource, obtain
+from core.fetch import downloads, sources
+from core.fetch.sources import FileSpec, PyPIMember, SourceUnavailable, UrlSource, obtain
 
 CONTENT = b"hello tokens\n" * 5000  # 65 kB: several chunks, so progress is called more than once
 CONTENT_SHA = hashlib.sha256(CONTENT).hexdigest()

@@ -17,10 +17,10 @@ Below, after the merge, ``ab`` and the new ``(256, 97)`` tie at 2 and ``ab`` win
 from __future__ import annotations
 
 import heapq
-from typing import TYPE_CHECKING
+from typing import Literal
 
-if TYPE_CHECKING:
-    from core.bpe import TieBreak
+# How a tie between pairs with the same count is settled (core.bpe.model.TIE_BREAKS says it in words).
+TieBreak = Literal["first_seen", "largest_pair"]
 
 MAX_VOCAB = 0x110000  # a token id is spelled as one character, chr(id), so ids stop below this
 # A heap entry is one int, -count << 42 | tie: smaller is better, and ints compare faster than tuples.

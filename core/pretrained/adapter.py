@@ -1,15 +1,16 @@
 """What every wrapped pretrained tokenizer shares: its base class and the offset helpers.
 
-The adapters themselves live one per library (``core.tiktoken_adapter``,
-``core.sentencepiece_adapter``, ``core.hf_adapter``); each turns the library's output into
+The adapters themselves live one per library (``core.pretrained.tiktoken_adapter``,
+``core.pretrained.sentencepiece_adapter``, ``core.pretrained.hf_adapter``); each turns the library's output into
 ``core.types.Token`` with code-point offsets into the *original* text. Also here, once: GPT-2's
-byte-level alphabet (``byte_level_piece``), which ``core.bpe_export`` uses too. This module imports
+byte-level alphabet (``byte_level_piece``), which ``core.bpe.export`` uses too. This module imports
 no tokenizer library, so importing it is cheap.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from itertools import accumulate
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -17,7 +18,31 @@ from typing import TYPE_CHECKING
 from core.types import ADDED, Token
 
 if TYPE_CHECKING:
-    from core.pretrained import PretrainedSpec
+    from core.fetch.sources import FileSpec
+
+
+@dataclass(frozen=True)
+class PretrainedSpec:
+    """What a pretrained tokenizer is, before anything is loaded."""
+
+    key: str
+    name: str
+    family: str
+    algorithm: str  # one of core.types.ALGORITHMS
+    vocab_size: int
+    license: str
+    attribution: str | None  # shown next to the tokenizer where the licence asks for it
+    files: tuple[FileSpec, ...]
+    notes: str  # one line on what is special about it
+
+
+class TokenizerUnavailable(Exception):
+    """The tokenizer's file (or library) is missing; ``reason`` says how to get it."""
+
+    def __init__(self, key: str, reason: str) -> None:
+        super().__init__(f"{key}: {reason}")
+        self.key = key
+        self.reason = reason
 
 
 class PretrainedTokenizer:

@@ -13,7 +13,7 @@ import heapq
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from core.bpe_history import NEVER, History, Merge, Merges, byte_owners, merge_lowest_first
+from core.bpe.history import NEVER, History, Merge, Merges, byte_owners, merge_lowest_first
 from core.pretokenize import split
 from core.textio import without_surrogates
 from core.types import TEXT, Token
@@ -67,7 +67,7 @@ def replay(text: str, *, mergeable_ranks: Mapping[bytes, int], pattern: str) -> 
     Subtle: as tiktoken does, each pre-token repeatedly merges the adjacent pair whose joined bytes
     have the lowest rank (the leftmost on a tie); events of all pre-tokens are then ordered by rank,
     each pre-token keeping its own order, so scrubbing shows the vocabulary's merges as they apply.
-    A pre-token of n bytes costs O(n log n) time and O(n) memory (``core.bpe_history``). Lone
+    A pre-token of n bytes costs O(n log n) time and O(n) memory (``core.bpe.history``). Lone
     surrogates become U+FFFD first, one for one (``core.textio.without_surrogates``), and
     ``Replay.text`` is that text.
 

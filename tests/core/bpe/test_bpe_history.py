@@ -1,4 +1,4 @@
-"""core.bpe_history through its callers: the O(n log n) merges agree with the plain rescanning algorithm,
+"""core.bpe.history through its callers: the O(n log n) merges agree with the plain rescanning algorithm,
 and a long pre-token costs work linear (up to a log) in its length. No timings: work is counted.
 
 The oracles below are the earlier quadratic implementations, kept tiny and slow on purpose.
@@ -16,8 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import bpe, bpe_replay
-from core.bpe_history import NEVER, byte_owners
+from core import bpe
+from core.bpe import replay as bpe_replay
+from core.bpe.history import NEVER, byte_owners
 from core.corpora import load_corpus
 from core.patterns import CL100K_PATTERN, GPT2_PATTERN
 from core.pretokenize import split

@@ -13,14 +13,14 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core.adapters import UNICODE_TO_BYTE, PretrainedTokenizer
+from core.pretrained.adapter import UNICODE_TO_BYTE, PretrainedTokenizer
 from core.textio import without_surrogates
 from core.types import ADDED, SPECIAL, TEXT, UNKNOWN, Token
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
 
-    from core.pretrained import PretrainedSpec
+    from core.pretrained.adapter import PretrainedSpec
 
 STYLES = ("wordpiece", "metaspace", "bytelevel")
 _UNKNOWN_STRINGS = ("[UNK]", "<unk>")

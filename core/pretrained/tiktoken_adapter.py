@@ -2,7 +2,7 @@
 
 One adapter for all of them; what differs is data (ranks, pattern, special tokens, an id offset,
 a BOS, NFC). Offsets come from cumulative byte lengths, so a 1 MB text needs no per-character
-Python loop. What this module does not do: find or verify the files (``core.sources``).
+Python loop. What this module does not do: find or verify the files (``core.fetch.sources``).
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from core.adapters import PretrainedTokenizer, added, byte_chunk_spans, byte_level_piece
+from core.pretrained.adapter import PretrainedTokenizer, added, byte_chunk_spans, byte_level_piece
 from core.textio import without_surrogates
 from core.types import SPECIAL, TEXT, Token
 
 if TYPE_CHECKING:
-    from core.pretrained import PretrainedSpec
+    from core.pretrained.adapter import PretrainedSpec
 
 
 class TiktokenTokenizer(PretrainedTokenizer):

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.adapters import PretrainedTokenizer, added, split_on_specials
+from core.pretrained.adapter import PretrainedTokenizer, added, split_on_specials
 from core.textio import without_surrogates
 from core.types import BYTE_FALLBACK, SPECIAL, TEXT, UNKNOWN, Token
 
 if TYPE_CHECKING:
-    from core.pretrained import PretrainedSpec
+    from core.pretrained.adapter import PretrainedSpec
 
 
 class SentencePieceTokenizer(PretrainedTokenizer):

@@ -1,4 +1,4 @@
-"""core.bpe, core.bpe_replay, core.bpe_export: reference vectors, both tie rules, both modes, the trace, segmentation, replay and exports."""
+"""core.bpe, core.bpe.replay, core.bpe.export: reference vectors, both tie rules, both modes, the trace, segmentation, replay and exports."""
 
 from __future__ import annotations
 
@@ -11,13 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core import bpe, bpe_export, bpe_replay
+from core import bpe
+from core.bpe import export as bpe_export
+from core.bpe import replay as bpe_replay
 from core.corpora import load_corpus, split_heldout
 from core.patterns import CL100K_PATTERN, GPT2_PATTERN, NAMED_PATTERNS
 from core.types import UNKNOWN, Tokenizer
 from tests.conftest import data_dir_or_none
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 WIKI = "aaabdaaabac"  # Wikipedia's byte-pair encoding example
 MULTILINGUAL = "El niño juega en el jardín. Съешь ещё этих булок 日本語のテキスト 🙂👩‍💻  \n\n\tx = 2026;"
 
@@ -341,7 +343,7 @@ def test_saved_results_load_back(small: bpe.BPEResult) -> None:
 
 
 def test_export_libraries_are_imported_only_when_used() -> None:
-    script = "import sys, core.bpe, core.bpe_export, core.bpe_replay, core.corpora; print(sorted(m for m in ('tiktoken', 'tokenizers') if m in sys.modules))"
+    script = "import sys, core.bpe, core.bpe.export, core.bpe.replay, core.corpora; print(sorted(m for m in ('tiktoken', 'tokenizers') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 

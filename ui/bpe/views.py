@@ -9,7 +9,7 @@
 - The merges table, the downloads and the merge tree are drawn outside the fragment: a step
   does not redraw them.
 
-The HTML and tables come from ``ui.bpe_render`` (pure); the spans from ``ui.spans.render_spans``.
+The HTML and tables come from ``ui.bpe.render`` (pure); the spans from ``ui.spans.render_spans``.
 """
 
 from __future__ import annotations
@@ -19,20 +19,21 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 
 import streamlit as st
 
-from core import bpe, bpe_export, corpora
+from core import bpe, corpora
+from core.bpe import export as bpe_export
+from core.fetch.sources import SourceUnavailable
 from core.patterns import NAMED_PATTERNS
 from core.pretokenize import compile_pattern
-from core.sources import SourceUnavailable
-from ui import bpe_render as render
 from ui import figures, state, widgets
+from ui.bpe import render
 from ui.scrubber import Scrubber
 from ui.spans import render_spans
+from ui.widgets import ASSETS_DIR
 
-BPE_CSS = Path(__file__).resolve().parent.parent / "assets" / "bpe.css"
+BPE_CSS = ASSETS_DIR / "bpe.css"
 MAX_MERGES = 20_000  # beyond this a training run takes long and one slider step is too fine to see
 PASTE, UPLOAD, CUSTOM = "paste", "upload", "Custom regex"
 SIZE_KINDS = {"merges": "number of merges", "vocab": "vocabulary size"}

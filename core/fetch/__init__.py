@@ -1,0 +1,6 @@
+"""Where files come from: the pinned lookup order (``sources``) and the transport (``downloads``).
+
+``sources.obtain(spec)`` looks in PLAYGROUND_DATA_DIR, the user cache, an installed package, then
+the file's canonical remote, checking every copy against its sha256 pin; ``downloads`` fetches a
+remote with pooch. Used by the pretrained registry and the corpus catalog alike.
+"""
