@@ -149,8 +149,8 @@ def test_text_changes_are_where_the_segmentation_changes(big_model: bpe.BPEResul
 
 def test_one_scrubber_step_with_10000_merges_is_fast(big_model: bpe.BPEResult) -> None:
     """What a step redraws (merge line, spans, leaderboard, chart) indexes into state built once."""
-    from ui.bpe import render
     from ui import figures
+    from ui.bpe import render
     from ui.spans import render_spans
 
     assert len(big_model.trace) == 10_000
