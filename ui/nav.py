@@ -27,6 +27,7 @@ def page_setup(title: str) -> None:
     """Configure the page, add the shared CSS, draw the sidebar; call first on every page."""
     st.set_page_config(page_title=f"{title} · Tokenizer Playground", page_icon="🔤", layout="wide")
     inject_css()
+    state.keep_declared()
     state.init({state.PRESENTATION: False})
     with st.sidebar:
         st.markdown("**Tokenizer Playground**")

@@ -61,11 +61,34 @@ def playground_defaults() -> dict[str, Any]:
     }
 
 
+# Every key a page has declared through ``init``: ``keep_declared`` carries them across pages.
+_DECLARED: set[str] = set()
+
+
 def init(defaults: Mapping[str, Any]) -> None:
-    """Set each key that is not in the session yet to its default; never overwrite a user's value."""
+    """Set each key that is not in the session yet to its default; never overwrite a user's value.
+
+    The keys are remembered as declared, so ``keep_declared`` keeps them when the user visits
+    another page and comes back.
+    """
+    _DECLARED.update(defaults)
     for key, value in defaults.items():
         if key not in st.session_state:
             st.session_state[key] = value
+
+
+def keep_declared() -> None:
+    """Keep every declared key's value across pages (``ui.nav.page_setup`` calls it on every run).
+
+    Subtle: Streamlit drops the state of a widget that a run does not draw (another page's text
+    area, a form on a hidden view), and the page then comes back with its defaults. Writing a
+    value back under its own key turns it into plain session state, which is never dropped; the
+    widget picks it up again when it is drawn. Only keys declared through ``init`` are written:
+    buttons and file uploaders refuse values set this way, and they are never declared.
+    """
+    for key in _DECLARED:
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
 
 
 def init_playground() -> None:
@@ -105,13 +128,6 @@ BPE_REPLAY_TICK = "bpe_replay_tick"
 
 BPE_DEFAULT_TEXT = "The language model never sees letters: it sees tokens."
 BPE_DEFAULT_REPLAY_TEXT = "The model doesn't see letters, it sees tokens: 12345 of them! 🤖"
-# Widget values that must survive a switch to the other view (Streamlit drops the state of widgets
-# that were not drawn in a run; writing a value back keeps it).
-_BPE_KEPT = (
-    BPE_VIEW, BPE_CORPUS, BPE_PASTE, BPE_MODE, BPE_PATTERN, BPE_CUSTOM_PATTERN, BPE_SIZE_KIND, BPE_SIZE,
-    BPE_TIE, BPE_TEXT, BPE_STEP, BPE_SHOW_WHITESPACE, BPE_FILTER, BPE_REPLAY_TOKENIZER, BPE_REPLAY_TEXT,
-    BPE_REPLAY_STEP,
-)
 
 
 def bpe_defaults() -> dict[str, Any]:
@@ -146,7 +162,5 @@ def bpe_defaults() -> dict[str, Any]:
 
 
 def init_bpe() -> None:
-    """``init`` with the BPE page's defaults, and keep its widget values across view switches."""
+    """``init`` with the BPE page's defaults (``keep_declared`` keeps them across views and pages)."""
     init(bpe_defaults())
-    for key in _BPE_KEPT:
-        st.session_state[key] = st.session_state[key]

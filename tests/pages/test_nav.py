@@ -38,3 +38,29 @@ def test_presentation_mode_adds_its_css_and_survives_a_page_change() -> None:
     assert not at.exception
     assert at.sidebar.toggle(key="nav_presentation").value is True
     assert presentation_css_loaded(at)
+
+
+def test_every_page_comes_back_as_it_was_left() -> None:
+    """Playground: own text, T5 added, whitespace and raw pieces on, 3 columns -> BPE page -> back."""
+    at = AppTest.from_file(PAGES[0], default_timeout=120).run()
+    at.text_area(key=state.PG_TEXT).set_value("My own text, 2026.").run()
+    at.multiselect(key=state.PG_TOKENIZERS).set_value([*state.DEFAULT_TOKENIZERS, "t5"]).run()
+    at.sidebar.toggle(key=state.PG_SHOW_WHITESPACE).set_value(True).run()
+    at.sidebar.toggle(key=state.PG_RAW_PIECES).set_value(True).run()
+    at.session_state[state.PG_COLUMNS] = 3
+    at.run()
+    assert not at.exception
+
+    at.switch_page(PAGES[1]).run()
+    assert not at.exception
+    at.text_area(key=state.BPE_TEXT).set_value("Scrub this sentence.").run()
+    at.switch_page(PAGES[0]).run()
+    assert not at.exception
+    assert at.text_area(key=state.PG_TEXT).value == "My own text, 2026."
+    assert at.multiselect(key=state.PG_TOKENIZERS).value == [*state.DEFAULT_TOKENIZERS, "t5"]
+    assert at.sidebar.toggle(key=state.PG_SHOW_WHITESPACE).value is True
+    assert at.sidebar.toggle(key=state.PG_RAW_PIECES).value is True
+    assert at.session_state[state.PG_COLUMNS] == 3
+
+    at.switch_page(PAGES[1]).run()
+    assert at.text_area(key=state.BPE_TEXT).value == "Scrub this sentence."
