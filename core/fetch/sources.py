@@ -10,8 +10,8 @@
 
 It never raises anything but ``SourceUnavailable``, whose ``reason`` says what was tried and how to
 fix it. ``PLAYGROUND_OFFLINE=1`` skips the network. A remote that failed is not retried for ten
-minutes (``forget_failures()`` clears that memory, for a "retry" button). The standard library does
-the HTTP (``core.fetch.downloads``). What this module does not do: parse the files (``core.pretrained``).
+minutes (``forget_failures()`` clears that memory, for a "retry" button). The transport is
+``core.fetch.downloads`` (pooch). What this module does not do: parse the files (``core.pretrained``).
 """
 
 from __future__ import annotations
@@ -268,20 +268,8 @@ def _write_atomic(path: Path, data: bytes, origin_note: str) -> None:
 
 
 def _download_to_cache(url: str, spec: FileSpec, cached: Path, progress: Progress | None) -> str:
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=cached.parent, prefix=f".{cached.name}.", delete=False) as tmp:
-        try:
-            sha = downloads.download(url, tmp, progress, spec.filename, spec.size_hint)
-        except BaseException:
-            tmp.close()
-            os.unlink(tmp.name)
-            raise
-    if spec.sha256 and sha != spec.sha256:
-        os.unlink(tmp.name)
-        raise downloads.DownloadFailed(f"got sha256 {sha[:8]}, not the pinned {spec.sha256[:8]}")
-    os.chmod(tmp.name, 0o644)
+    """Download into the cache (pooch checks the pin and moves the file in whole); the sha256 of the copy."""
+    path = downloads.download(url, cached, sha256=spec.sha256, progress=progress, label=spec.filename, size=spec.size_hint)
+    os.chmod(path, 0o644)
     _origin_note_path(cached).write_text(f"downloaded from {url}\n", encoding="utf-8")
-    os.replace(tmp.name, cached)
-    return sha
-
-
+    return spec.sha256 or _file_sha256(path)
