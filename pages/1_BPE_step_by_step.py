@@ -3,7 +3,7 @@
 Reads top to bottom: the view → inputs (the training form in the sidebar, the user's text) → the
 model (trained once, cached, with a progress bar) → the scrubber and the step views (one fragment,
 so a step reruns only them) → all merges with downloads and a merge tree. The logic lives in
-ui/bpe_views.py, ui/bpe_replay.py, ui/bpe_render.py and ui/scrubber.py; the spans come from
+ui/bpe/views.py, ui/bpe/replay.py, ui/bpe/render.py and ui/scrubber.py; the spans come from
 ui/spans.py.
 """
 
