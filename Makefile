@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 PORT ?= 8501
 
-.PHONY: run test lint bench install install-dev clean
+.PHONY: run test lint bench data install install-dev clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ run: install
 
 test: install-dev
 	$(PY) -m pytest
+
+# Before a talk: fetch every tokenizer and corpus into the cache (sha256-checked) and list what is ready.
+data: install
+	$(PY) -m playground data
 
 lint: install-dev
 	$(PY) -m ruff check .

