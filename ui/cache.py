@@ -134,7 +134,7 @@ def get_tokenizer(key: str, name: str | None = None) -> Any:
 
 def retry(key: str) -> None:
     """Forget a failed load (and the sources' memory of failed downloads) so it is tried again."""
-    from core import sources
+    from core.fetch import sources
 
     tokenizer_store().forget(key)
     sources.forget_failures()
