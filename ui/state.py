@@ -164,3 +164,33 @@ def bpe_defaults() -> dict[str, Any]:
 def init_bpe() -> None:
     """``init`` with the BPE page's defaults (``keep_declared`` keeps them across views and pages)."""
     init(bpe_defaults())
+
+
+# -- Chat formats (pages/10_Chat_formats.py) --------------------------------------------------------
+CF_SYSTEM = "cf_system"
+CF_USER = "cf_user"
+CF_TOOL_ON = "cf_tool_on"  # include the tool call and its result
+CF_TOOL_NAME = "cf_tool_name"
+CF_TOOL_ARGS = "cf_tool_args"
+CF_TOOL_RESULT = "cf_tool_result"
+CF_REPLY = "cf_reply"
+CF_FORMATS = "cf_formats"  # keys of core.chat_formats.FORMATS
+CF_SHOW_WHITESPACE = "cf_show_whitespace"
+
+
+def chat_defaults() -> dict[str, Any]:
+    """The chat-format page's conversation (core.chat_formats.default_conversation) and every format."""
+    from core.chat_formats import FORMATS, default_conversation
+
+    system, user, call, result, reply = default_conversation()
+    return {
+        CF_SYSTEM: system.content,
+        CF_USER: user.content,
+        CF_TOOL_ON: True,
+        CF_TOOL_NAME: call.tool_name,
+        CF_TOOL_ARGS: call.content,
+        CF_TOOL_RESULT: result.content,
+        CF_REPLY: reply.content,
+        CF_FORMATS: list(FORMATS),
+        CF_SHOW_WHITESPACE: True,
+    }

@@ -1,0 +1,1 @@
+"""What only the chat-formats page uses: one card per format (``views``)."""

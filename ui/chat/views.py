@@ -1,0 +1,66 @@
+"""One chat format's card: the rendered conversation as spans, its cost per turn, and where it comes from.
+
+The spans come from the one renderer (``ui.spans.render_spans``); the computation from
+``core.chat_formats``. Special tokens are drawn as badges because they are ``SPECIAL`` tokens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import streamlit as st
+
+from core import chat_formats as cf
+from ui import cache, widgets
+from ui.spans import render_spans
+
+
+def format_card(fmt: cf.ChatFormat, messages: Sequence[cf.Message], *, show_whitespace: bool) -> None:
+    """Draw ``fmt`` applied to ``messages``: headline counts, spans, a cost table, notes and source."""
+    st.markdown(f"#### {widgets.md_escape(fmt.title)}")
+    tokenizer = cache.get_tokenizer(fmt.tokenizer, cache.registry_names().get(fmt.tokenizer))
+    if isinstance(tokenizer, cache.Unavailable):
+        widgets.unavailable_card(tokenizer, retry_key=f"cf_retry_{fmt.key}")
+        return
+    try:
+        segments = cf.render(fmt, messages)
+    except ValueError as exc:
+        st.error(f"{fmt.title} cannot show this conversation: {exc}.", icon=":material/error:")
+        return
+    text, tokens, owners = cf.tokenize(fmt, segments, tokenizer)
+    rows = cf.costs(messages, owners, tokenizer)
+    content = sum(r.content_tokens for r in rows)
+    st.markdown(
+        f"**{len(tokens):,} tokens**, of which **{len(tokens) - content:,}** are the format's own "
+        f"({(len(tokens) - content) / max(len(tokens), 1):.0%}) · tokenizer: {widgets.md_escape(tokenizer.name)}"
+    )
+    foreign = cf.missing_specials(fmt, tokenizer)
+    if foreign:
+        names = ", ".join(f"{name} ({i})" for name, i in foreign.items())
+        st.caption(widgets.md_escape(f"Not in {tokenizer.name}'s own special tokens, added by id here: {names}."))
+    names = {i: name for name, i in fmt.specials.items()}  # ids a tokenizer may not know (cl100k_im's)
+    vocab_piece = getattr(tokenizer, "piece", None)
+
+    def piece(token_id: int) -> str:
+        return names.get(token_id) or (vocab_piece(token_id) if vocab_piece else "")
+
+    st.html(render_spans(text, tokens, show_whitespace=show_whitespace, piece=piece))
+    st.dataframe(cost_frame(rows, messages), hide_index=True, width="stretch")
+    st.caption(widgets.md_escape(f"{fmt.notes} Source: {fmt.source}."))
+
+
+def cost_frame(rows: Sequence[cf.Cost], messages: Sequence[cf.Message]) -> pd.DataFrame:
+    """The per-turn cost table: role, the text alone, in the format, and the difference."""
+    def label(row: cf.Cost) -> str:
+        if row.message < 0:
+            return "framing (start, reply prompt)"
+        message = messages[row.message]
+        return f"{row.role} (tool call: {message.tool_name})" if message.tool_name else row.role
+
+    return pd.DataFrame({
+        "turn": [label(r) for r in rows],
+        "text alone": [r.content_tokens for r in rows],
+        "in the format": [r.format_tokens for r in rows],
+        "format adds": [r.overhead for r in rows],
+    })
