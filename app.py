@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, nav, state, tables, widgets
+from ui import cache, links, nav, state, tables, widgets
 from ui.spans import DEFAULT_LIMIT
 
 nav.page_setup("Playground")
 state.init_playground()
+names = cache.registry_names()
+links.sync(state.playground_defaults(), {
+    state.PG_TEXT: None, state.PG_TOKENIZERS: links.one_of(names), state.PG_SHOW_WHITESPACE: None,
+    state.PG_RAW_PIECES: None, state.PG_ALLOW_SPECIAL: None, state.PG_COLUMNS: links.one_of([1, 2, 3, 4]),
+}, page="playground")
 
 st.title("Tokenizer Playground")
 st.markdown(
@@ -20,7 +25,6 @@ st.markdown(
     "(the same token id has the same color everywhere); hover or tap a pill for its id and bytes."
 )
 
-names = cache.registry_names()
 if st.session_state[state.PG_BIG_TEXT]:
     # subtle: Streamlit drops a widget's state on a run that does not draw it; writing it back keeps
     # what was typed before the upload for the "back" button

@@ -10,11 +10,16 @@ from __future__ import annotations
 import streamlit as st
 
 from core import chat_formats as cf
-from ui import nav, state
+from ui import links, nav, state
 from ui.chat import views
 
 nav.page_setup("Chat formats")
 state.init(state.chat_defaults())
+links.sync(state.chat_defaults(), {
+    state.CF_SYSTEM: None, state.CF_USER: None, state.CF_TOOL_ON: None, state.CF_TOOL_NAME: None,
+    state.CF_TOOL_ARGS: None, state.CF_TOOL_RESULT: None, state.CF_REPLY: None,
+    state.CF_FORMATS: links.one_of(cf.FORMATS), state.CF_SHOW_WHITESPACE: None,
+}, page="chat")
 
 st.title("Chat formats")
 st.markdown(

@@ -12,12 +12,14 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import nav, scrubber, state, widgets
+from ui.bpe import link as bpe_link
 from ui.bpe import replay as bpe_replay
 from ui.bpe import views as bpe_views
 
 nav.page_setup("BPE step by step")
 bpe_views.inject_css()
 state.init_bpe()
+bpe_link.sync()
 
 VIEWS = {"train": "Train your own", "replay": "Replay a real tokenizer"}
 

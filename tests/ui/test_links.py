@@ -1,0 +1,118 @@
+"""ui.links: values round-trip through the query string; links reopen every page as it was; bad links are notes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from streamlit.testing.v1 import AppTest
+
+from ui import links, state
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT_S = 120
+
+
+@given(st.text())
+def test_text_round_trips(text: str) -> None:
+    text = text.encode("utf-8", "replace").decode("utf-8")  # a link carries UTF-8
+    assert links.decode(links.encode(text, ""), "") == text
+
+
+@given(st.lists(st.text(min_size=1).map(lambda t: t.encode("utf-8", "replace").decode())))
+def test_lists_round_trip(items: list[str]) -> None:
+    assert links.decode(links.encode(items, ["a"]), ["a"]) == items
+
+
+def test_scalars_round_trip_and_bad_ones_are_refused() -> None:
+    assert links.decode(links.encode(True, False), False) is True
+    assert links.decode(links.encode(3, 2), 2) == 3
+    assert links.decode(links.encode([1, 3], [2]), [2]) == [1, 3]
+    for raw, default in (("yes", False), ("x", 2), ("~!!!", ""), ("~" + "A" * 10, "")):
+        with pytest.raises(ValueError):
+            links.decode(raw, default)
+
+
+def test_long_text_is_packed_and_short_plain_text_is_not() -> None:
+    assert links.encode("hello", "") == "hello"
+    long = "The same sentence again. " * 400
+    packed = links.encode(long, "")
+    assert packed.startswith("~") and len(packed) < len(long) / 10
+
+
+def test_a_bomb_is_refused() -> None:
+    import base64
+    import zlib
+
+    bomb = "~" + base64.urlsafe_b64encode(zlib.compress(b"a" * (links.MAX_TEXT * 4 + 10), 9)).decode().rstrip("=")
+    with pytest.raises(ValueError, match="too long"):
+        links.decode(bomb, "")
+
+
+def open_link(page: str, params: dict[str, str]) -> AppTest:
+    at = AppTest.from_file(str(ROOT / page), default_timeout=TIMEOUT_S)
+    for name, value in params.items():
+        at.query_params[name] = value
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_playground_link_round_trip() -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S).run()
+    at.text_area(key=state.PG_TEXT).set_value("Linked text, 2026 🙂\nline two").run()
+    at.multiselect(key=state.PG_TOKENIZERS).set_value(["cl100k_base", "o200k_base"]).run()
+    at.sidebar.toggle(key=state.PG_SHOW_WHITESPACE).set_value(True).run()
+    written = {name: at.query_params[name] for name in at.query_params}
+    assert written["page"] == ["playground"] or written["page"] == "playground"
+
+    again = open_link("app.py", {k: v[0] if isinstance(v, list) else v for k, v in written.items()})
+    assert again.text_area(key=state.PG_TEXT).value == "Linked text, 2026 🙂\nline two"
+    assert again.multiselect(key=state.PG_TOKENIZERS).value == ["cl100k_base", "o200k_base"]
+    assert again.sidebar.toggle(key=state.PG_SHOW_WHITESPACE).value is True
+
+
+def test_malformed_and_unknown_parameters_are_notes() -> None:
+    at = open_link("app.py", {
+        "page": "playground", "text": "ok", "columns": "9", "tokenizers": "gpt2,nope", "whitespace": "maybe",
+        "bogus": "<b>x</b>",
+    })
+    assert at.text_area(key=state.PG_TEXT).value == "ok"
+    captions = " ".join(c.value for c in at.sidebar.caption)
+    for name in ("columns", "tokenizers", "whitespace", "bogus"):
+        assert f"'{name}'" in captions
+    assert "<b>" not in captions  # the parameter's name is escaped Markdown
+
+
+def test_a_text_too_long_for_a_link_is_left_out_with_a_note() -> None:
+    import random
+
+    rng = random.Random(7)
+    noise = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789 ") for _ in range(30_000))
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S).run()
+    at.text_area(key=state.PG_TEXT).set_value(noise).run()
+    assert "text" not in at.query_params and "page" in at.query_params
+    assert any("too long for a link" in c.value for c in at.sidebar.caption)
+
+
+def test_bpe_link_trains_what_it_says_and_keeps_its_step() -> None:
+    at = open_link("pages/1_BPE_step_by_step.py", {
+        "page": "bpe", "mode": "char", "size": "40", "step": "7", "text": "lower newest widest",
+    })
+    applied = at.session_state[state.BPE_APPLIED]
+    assert applied.mode == "char" and applied.size == 40
+    assert at.session_state[state.BPE_STEP] == 7
+    assert at.text_area(key=state.BPE_TEXT).value == "lower newest widest"
+
+
+def test_chat_link_round_trip() -> None:
+    at = open_link("pages/10_Chat_formats.py", {"page": "chat", "user": "Bonjour !", "formats": "qwen,llama3"})
+    assert at.sidebar.text_area(key=state.CF_USER).value == "Bonjour !"
+    assert at.multiselect(key=state.CF_FORMATS).value == ["qwen", "llama3"]
+
+
+def test_parameters_for_another_page_are_not_applied() -> None:
+    at = open_link("app.py", {"page": "bpe", "text": "meant for the BPE page"})
+    assert at.text_area(key=state.PG_TEXT).value == state.playground_sample()
