@@ -14,18 +14,20 @@ script rule), ``seed`` (the seed vocabulary and the corpus lattices), ``lattice`
 and Viterbi over all words at once, in numpy), ``trainer`` (EM and pruning, the trace), ``search``
 (one word's Viterbi, n best and sampling), ``model`` (the tokenizer).
 
->>> result = train("low low low lower lower lowest lowest", vocab_size=12)
->>> [t.bytes for t in result.tokenizer.encode("lowest lower")]
-[b'lowest', b' lower']
+>>> result = train("hug hugs hugging pug pugs bun buns", vocab_size=14)
+>>> [result.tokenizer.piece(t.id) for t in result.tokenizer.encode("hugs pug")]
+['▁hug', 's', '▁pug']
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from core.patterns import NAMED_PATTERNS
+from core.pretokenize import compile_pattern
 from core.textio import without_surrogates
 from core.unigram.model import UNK, LatticeEdge, Segmentation, UnigramTokenizer, WordLattice
 from core.unigram.seed import make_seed
@@ -41,7 +43,9 @@ __all__ = [
     "UnigramResult",
     "UnigramTokenizer",
     "WordLattice",
+    "default_name",
     "train",
+    "train_sizes",
 ]
 
 MAX_PIECE_LEN = 64
@@ -83,56 +87,137 @@ def train(
     ``core.unigram.words``). ``seed_size`` bounds the longer pieces EM starts from (every character
     comes on top); each pruning round keeps ``shrink`` of the vocabulary (or drops more, when more
     pieces are useless); ``em_iterations`` EM steps run per round. ``split_by_script`` forbids pieces
-    that mix scripts (``o,`` or ``a1``... digits and punctuation are one "common" script), as
+    that mix scripts (``o,``, ``a1``: digits and punctuation are one "common" script), as
     SentencePiece does by default. ``progress(done, total)`` is called after each round. Lone
     surrogates are read as U+FFFD.
 
-    >>> result = train("ab ab ab ab cd", vocab_size=7)  # 5 characters, <unk> and one more piece
-    >>> [(r.pieces_before, r.pieces_kept) for r in result.trace], result.tokenizer.piece(1)
-    ([(8, 6)], '▁ab')
+    >>> result = train("hug hugs hugging pug pugs bun buns", vocab_size=14)  # 10 characters
+    >>> [(r.pieces_before, r.pieces_kept) for r in result.trace]
+    [(17, 13)]
+    >>> sorted(piece for piece in result.tokenizer.vocab[1:] if len(piece) > 1)
+    ['hug', '▁bun', '▁hug', '▁pug']
     """
-    _check(vocab_size, max_piece_len, seed_size, shrink, em_iterations)
-    counted = word_counts(without_surrogates(corpus), pattern)
+    options = _Options(pattern, max_piece_len, seed_size, shrink, em_iterations, split_by_script)
+    return _train(corpus, [vocab_size], options, progress, name)[vocab_size]
+
+
+def train_sizes(
+    corpus: str,
+    *,
+    vocab_sizes: Sequence[int],
+    pattern: str | None = None,
+    max_piece_len: int = 16,
+    seed_size: int = DEFAULT_SEED_SIZE,
+    shrink: float = 0.75,
+    em_iterations: int = 2,
+    split_by_script: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[int, UnigramResult]:
+    """Several vocabulary sizes from one run: ``train`` to the largest, then onward to each smaller one.
+
+    Subtle: a size reached on the way is exactly what ``train`` gives for the largest; a smaller one
+    continues from there, so it can differ a little from training to it directly (pruning rounds fall
+    at other sizes). Costs about one run of the smallest size. Options as for ``train``.
+
+    >>> sorted(train_sizes("ab ab ab ab cd ce", vocab_sizes=[7, 8]))
+    [7, 8]
+    """
+    if not vocab_sizes:
+        raise ValueError("give at least one vocabulary size")
+    options = _Options(pattern, max_piece_len, seed_size, shrink, em_iterations, split_by_script)
+    return _train(corpus, list(vocab_sizes), options, progress, None)
+
+
+def default_name(vocab_size: int, pattern: str | None) -> str:
+    """A readable name for a tokenizer trained here.
+
+    >>> default_name(2000, None)
+    'Unigram trained here (▁ words, 2,000 pieces)'
+    """
+    if pattern is None:
+        return f"Unigram trained here ({METASPACE} words, {vocab_size:,} pieces)"
+    pattern_name = next((n for n, p in NAMED_PATTERNS.items() if p == pattern), "custom")
+    return f"Unigram trained here ({pattern_name} pattern, {vocab_size:,} pieces)"
+
+
+@dataclass(frozen=True)
+class _Options:
+    pattern: str | None
+    max_piece_len: int
+    seed_size: int
+    shrink: float
+    em_iterations: int
+    split_by_script: bool
+
+
+def _train(
+    corpus: str,
+    sizes: list[int],
+    options: _Options,
+    progress: Callable[[int, int], None] | None,
+    name: str | None,
+) -> dict[int, UnigramResult]:
+    _check(sizes, options)
+    counted = word_counts(without_surrogates(corpus), options.pattern)
     if not counted:
         raise ValueError("the corpus is empty: give it some text to learn pieces from")
     words = list(counted)
     counts = np.fromiter(counted.values(), dtype=np.float64, count=len(words))
-    alphabet = sorted(set("".join(words)))
-    if vocab_size < len(alphabet) + 1:
+    alphabet = tuple(sorted(set("".join(words))))
+    if min(sizes) < len(alphabet) + 1:
         raise ValueError(
             f"vocab_size must be at least {len(alphabet) + 1:,}: every one of the corpus's "
             f"{len(alphabet):,} characters keeps a piece, and <unk> takes one more"
         )
     seed = make_seed(
-        words, counts, max_len=max_piece_len, seed_size=seed_size, needed=vocab_size - 1, by_script=split_by_script
+        words,
+        counts,
+        max_len=options.max_piece_len,
+        seed_size=options.seed_size,
+        needed=max(sizes) - 1,
+        by_script=options.split_by_script,
     )
-    if vocab_size > seed.possible + 1:
+    if max(sizes) > seed.possible + 1:
         raise ValueError(
             f"vocab_size can be at most {seed.possible + 1:,} for this corpus: it holds only "
             f"{seed.possible:,} distinct substrings that may be pieces (plus <unk>)"
         )
-    if len(seed.pieces) < vocab_size - 1:
-        raise ValueError(f"seed_size must be at least vocab_size ({vocab_size:,}) minus the characters")
     total_chars = float(counts @ np.fromiter(map(len, words), dtype=np.float64, count=len(words)))
-    pieces, trace = run(
-        seed, target=vocab_size - 1, em_iterations=em_iterations, shrink=shrink, total_chars=total_chars,
+    snapshots, trace = run(
+        seed,
+        targets=[size - 1 for size in sizes],
+        em_iterations=options.em_iterations,
+        shrink=options.shrink,
+        total_chars=total_chars,
         progress=progress,
     )
-    pieces.sort(key=lambda item: (-item[1], item[0]))
-    tokenizer = UnigramTokenizer(pieces=pieces, pattern=pattern, max_piece_len=max_piece_len, name=name)
-    short = tokenizer.vocab_size < vocab_size
-    reason = f"the vocabulary has {tokenizer.vocab_size:,} pieces, not {vocab_size:,}" if short else None
-    return UnigramResult(tokenizer, tuple(trace), short, reason, len(seed.pieces), tuple(alphabet))
+    results = {}
+    for snapshot in snapshots:
+        pieces = sorted(snapshot.pieces, key=lambda item: (-item[1], item[0]))
+        size = snapshot.size + 1
+        tokenizer = UnigramTokenizer(
+            pieces=pieces,
+            pattern=options.pattern,
+            max_piece_len=options.max_piece_len,
+            name=name or default_name(size, options.pattern),
+        )
+        short = tokenizer.vocab_size < size
+        reason = f"the vocabulary has {tokenizer.vocab_size:,} pieces, not {size:,}" if short else None
+        rounds = tuple(trace[: snapshot.rounds])
+        results[size] = UnigramResult(tokenizer, rounds, short, reason, len(seed.pieces), alphabet)
+    return results
 
 
-def _check(vocab_size: int, max_piece_len: int, seed_size: int, shrink: float, em_iterations: int) -> None:
-    if vocab_size < 2:
+def _check(sizes: list[int], options: _Options) -> None:
+    if min(sizes) < 2:
         raise ValueError("vocab_size must be at least 2: <unk> and one character")
-    if not 1 <= max_piece_len <= MAX_PIECE_LEN:
-        raise ValueError(f"max_piece_len must be between 1 and {MAX_PIECE_LEN}, not {max_piece_len}")
-    if seed_size < 1:
+    if not 1 <= options.max_piece_len <= MAX_PIECE_LEN:
+        raise ValueError(f"max_piece_len must be between 1 and {MAX_PIECE_LEN}, not {options.max_piece_len}")
+    if options.seed_size < 1:
         raise ValueError("seed_size must be at least 1")
-    if not 0.5 <= shrink <= 0.95:
-        raise ValueError(f"shrink must be between 0.5 and 0.95 (the share each round keeps), not {shrink}")
-    if not 1 <= em_iterations <= 10:
-        raise ValueError(f"em_iterations must be between 1 and 10, not {em_iterations}")
+    if not 0.5 <= options.shrink <= 0.95:
+        raise ValueError(f"shrink must be between 0.5 and 0.95 (the share each round keeps), not {options.shrink}")
+    if not 1 <= options.em_iterations <= 10:
+        raise ValueError(f"em_iterations must be between 1 and 10, not {options.em_iterations}")
+    if options.pattern is not None:
+        compile_pattern(options.pattern)  # fail early on a bad pattern

@@ -96,7 +96,7 @@ class UnigramTokenizer:
         self.scores: tuple[float, ...] = (unk_score, *scores)
         self.vocab_size = len(self.vocab)
         self.max_piece_len = max_piece_len or max(len(piece) for piece, _ in pieces)
-        self.name = name or f"Unigram trained here ({self.vocab_size:,} pieces)"
+        self.name = name or f"Unigram ({self.vocab_size:,} pieces)"
         self._ids = ids
         self._cache: dict[str, tuple[tuple[int, int, int], ...]] = {}
 

@@ -24,7 +24,7 @@ Where this follows SentencePiece's trainer (``unigram_model_trainer.cc``) and wh
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import compress
 
@@ -66,6 +66,15 @@ class PruneRound:
         return self.log_likelihoods[-1]
 
 
+@dataclass(frozen=True)
+class Snapshot:
+    """The vocabulary when the run reached ``size`` pieces, and how many trace rounds led there."""
+
+    size: int
+    pieces: list[tuple[str, float]]
+    rounds: int
+
+
 class _Model:
     """The vocabulary while it shrinks: pieces, scores, where each occurs once, and the lattices."""
 
@@ -97,19 +106,22 @@ class _Model:
 def run(
     seed: Seed,
     *,
-    target: int,
+    targets: Sequence[int],
     em_iterations: int,
     shrink: float,
-    total_chars: int,
+    total_chars: float,
     progress: Callable[[int, int], None] | None,
-) -> tuple[list[tuple[str, float]], list[PruneRound]]:
-    """EM and pruning from ``seed`` to ``target`` pieces; the pieces with scores, and the trace."""
+) -> tuple[list[Snapshot], list[PruneRound]]:
+    """EM and pruning from ``seed`` down to each of ``targets`` (numbers of pieces) in turn, largest
+    first: one run passes through every size, and the vocabulary is taken when it gets there."""
     model = _Model(seed)
     trace: list[PruneRound] = []
+    snapshots: list[Snapshot] = []
+    pending = sorted(set(targets), reverse=True)
     start_size = model.size
-    span = math.log(start_size / target) if start_size > target else 1.0
-    while True:
-        before = model.size
+    span = math.log(start_size / pending[-1]) if start_size > pending[-1] else 1.0
+    while pending:
+        target, before = pending[0], model.size
         lls, vanished = [], []
         for _ in range(em_iterations):
             counts, log_likelihood = model.lattices.expected_counts(model.scores, model.size)
@@ -117,14 +129,16 @@ def run(
             vanished.extend(_m_step(model, counts, target))
         dropped = _prune(model, target, shrink) if model.size > target else []
         trace.append(PruneRound(len(trace) + 1, before, tuple(lls), tuple(vanished), tuple(dropped), model.size))
+        if not dropped:  # EM ran on exactly the target vocabulary: it is done
+            pieces = list(zip(model.pieces, model.scores.tolist(), strict=True))
+            snapshots.append(Snapshot(target, pieces, len(trace)))
+            pending.pop(0)
         if progress is not None:
             done = math.log(start_size / model.size) / span if model.size < start_size else 0.0
             progress(min(PROGRESS_STEPS - 1, int(done * PROGRESS_STEPS)), PROGRESS_STEPS)
-        if not dropped:
-            break
     if progress is not None:
         progress(PROGRESS_STEPS, PROGRESS_STEPS)
-    return list(zip(model.pieces, model.scores.tolist(), strict=True)), trace
+    return snapshots, trace
 
 
 def _m_step(model: _Model, counts: np.ndarray, target: int) -> list[tuple[str, float]]:

@@ -273,6 +273,20 @@ def test_never_drops_a_single_character() -> None:
         assert all(len(piece) > 1 for piece, _ in r.dropped + r.vanished)
 
 
+def test_one_run_gives_several_sizes() -> None:
+    results = unigram.train_sizes(CORPUS, vocab_sizes=[40, 60, 35])
+    assert sorted(results) == [35, 40, 60]
+    direct = unigram.train(CORPUS, vocab_size=60)
+    assert results[60].tokenizer.vocab == direct.tokenizer.vocab
+    assert results[60].tokenizer.scores == pytest.approx(direct.tokenizer.scores)
+    for size, result in results.items():
+        assert result.tokenizer.vocab_size == size and result.trace[-1].pieces_kept == size - 1
+        assert not result.stopped_early and result.tokenizer.name == unigram.default_name(size, None)
+    assert results[35].trace[: len(results[60].trace)] == results[60].trace
+    with pytest.raises(ValueError, match="at least one"):
+        unigram.train_sizes(CORPUS, vocab_sizes=[])
+
+
 def test_progress_is_reported_up_to_the_end() -> None:
     calls: list[tuple[int, int]] = []
     unigram.train(CORPUS, vocab_size=40, progress=lambda done, total: calls.append((done, total)))
@@ -300,6 +314,10 @@ def test_close_to_sentencepiece_on_the_same_corpus(data_dir) -> None:
     theirs = sum(len(sp.encode(line)) for line in heldout.splitlines())
     ratio = theirs / len(ours.encode_ids(heldout))  # bytes/token ours over theirs
     assert 0.97 <= ratio <= 1.03
+    # a size reached on the way to a smaller one compresses about as well as training to it directly
+    on_the_way = unigram.train_sizes(train_text, vocab_sizes=[800, 500])[500].tokenizer
+    direct = unigram.train(train_text, vocab_size=500).tokenizer
+    assert len(on_the_way.encode_ids(heldout)) == pytest.approx(len(direct.encode_ids(heldout)), rel=0.02)
 
 
 @pytest.mark.parametrize(
