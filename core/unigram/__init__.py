@@ -21,6 +21,7 @@ and Viterbi over all words at once, in numpy), ``trainer`` (EM and pruning, the 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -49,6 +50,8 @@ __all__ = [
 ]
 
 MAX_PIECE_LEN = 64
+# Training cuts longer words (a text without spaces is one word) into parts this long; no piece spans a cut.
+MAX_WORD_CHARS = 1024
 DEFAULT_SEED_SIZE = 1_000_000  # SentencePiece's seed_sentencepiece_size
 
 
@@ -158,17 +161,7 @@ def _train(
     name: str | None,
 ) -> dict[int, UnigramResult]:
     _check(sizes, options)
-    counted = word_counts(without_surrogates(corpus), options.pattern)
-    if not counted:
-        raise ValueError("the corpus is empty: give it some text to learn pieces from")
-    words = list(counted)
-    counts = np.fromiter(counted.values(), dtype=np.float64, count=len(words))
-    alphabet = tuple(sorted(set("".join(words))))
-    if min(sizes) < len(alphabet) + 1:
-        raise ValueError(
-            f"vocab_size must be at least {len(alphabet) + 1:,}: every one of the corpus's "
-            f"{len(alphabet):,} characters keeps a piece, and <unk> takes one more"
-        )
+    words, counts, alphabet = _count_words(corpus, options.pattern, min(sizes))
     seed = make_seed(
         words,
         counts,
@@ -193,10 +186,9 @@ def _train(
     )
     results = {}
     for snapshot in snapshots:
-        pieces = sorted(snapshot.pieces, key=lambda item: (-item[1], item[0]))
         size = snapshot.size + 1
         tokenizer = UnigramTokenizer(
-            pieces=pieces,
+            pieces=sorted(snapshot.pieces, key=lambda item: (-item[1], item[0])),  # most probable first
             pattern=options.pattern,
             max_piece_len=options.max_piece_len,
             name=name or default_name(size, options.pattern),
@@ -206,6 +198,35 @@ def _train(
         rounds = tuple(trace[: snapshot.rounds])
         results[size] = UnigramResult(tokenizer, rounds, short, reason, len(seed.pieces), alphabet)
     return results
+
+
+def _count_words(
+    corpus: str, pattern: str | None, smallest: int
+) -> tuple[list[str], np.ndarray, tuple[str, ...]]:
+    """The distinct words, their counts and the alphabet; ``ValueError`` when nothing fits."""
+    counted = word_counts(without_surrogates(corpus), pattern)
+    if not counted:
+        raise ValueError("the corpus is empty: give it some text to learn pieces from")
+    if any(len(word) > MAX_WORD_CHARS for word in counted):
+        counted = _cut_long_words(counted)
+    words = list(counted)
+    alphabet = tuple(sorted(set("".join(words))))
+    if smallest < len(alphabet) + 1:
+        raise ValueError(
+            f"vocab_size must be at least {len(alphabet) + 1:,}: every one of the corpus's "
+            f"{len(alphabet):,} characters keeps a piece, and <unk> takes one more"
+        )
+    return words, np.fromiter(counted.values(), dtype=np.float64, count=len(words)), alphabet
+
+
+def _cut_long_words(counted: Counter[str]) -> Counter[str]:
+    """Words cut into parts of at most ``MAX_WORD_CHARS`` (for training only): the forward pass takes
+    one step per position of the longest word, so a text without spaces would take millions."""
+    out: Counter[str] = Counter()
+    for word, count in counted.items():
+        for start in range(0, len(word), MAX_WORD_CHARS):
+            out[word[start : start + MAX_WORD_CHARS]] += count
+    return out
 
 
 def _check(sizes: list[int], options: _Options) -> None:

@@ -293,6 +293,7 @@ def test_progress_is_reported_up_to_the_end() -> None:
     assert calls[-1][0] == calls[-1][1] and [d for d, _ in calls] == sorted(d for d, _ in calls)
 
 
+@pytest.mark.data
 def test_close_to_sentencepiece_on_the_same_corpus(data_dir) -> None:
     """Tolerance: held-out bytes per token within 3 % of sentencepiece's unigram trainer, 800 pieces
     from 300 KB of Tiny Shakespeare (measured: 0.4 % apart; the bench measures the full 1 MB)."""
@@ -415,6 +416,15 @@ def test_pattern_mode_is_lossless_on_seen_characters() -> None:
     assert all(t.kind == TEXT for t in tokens)
     oracle_check(text, tokens)
     assert all(" " not in piece[1:] for piece in tok.vocab)  # GPT-2's chunks keep spaces in front
+
+
+def test_a_text_without_spaces_trains_in_parts() -> None:
+    """One 6,000-character word is cut into parts of MAX_WORD_CHARS for training; encoding is whole."""
+    text = "abcab" * 1200
+    result = unigram.train(text, vocab_size=12)
+    tokens = result.tokenizer.encode(text)
+    assert b"".join(t.bytes for t in tokens) == text.encode() and max(map(len, result.tokenizer.vocab)) <= 16
+    assert len(tokens) < len(text) / 3
 
 
 def test_training_reads_surrogates_as_replacement_characters() -> None:
