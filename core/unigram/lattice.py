@@ -43,8 +43,8 @@ class Lattices:
         word, start, end = (np.asarray(a, dtype=np.int64) for a in (word, start, end))
         span = int(self.lengths.max(initial=1)) + 1
         # forward order: by end position, then word, then longest piece first (so Viterbi's ties go
-        # to the longer piece, as the first edge of its segment wins)
-        # (the keys are unique, so the unstable sort is deterministic too)
+        # to the longer piece, as the first edge of its segment wins); the keys are unique, so the
+        # default (unstable) sort is deterministic too
         order = np.argsort((end * len(self.lengths) + word) * span + (span - (end - start)))
         self.word = word[order]
         self.start = start[order]
@@ -53,10 +53,6 @@ class Lattices:
         self._backward = np.argsort((-self.start * len(self.lengths) + self.word) * span + self.end)
         self._by_start = np.argsort(self.base[self.word] + self.start)
         self._plan()
-
-    @property
-    def n_edges(self) -> int:
-        return len(self.piece)
 
     def keep(self, mask: np.ndarray, new_ids: np.ndarray) -> None:
         """Keep the edges where ``mask`` holds; their pieces are renumbered through ``new_ids``."""

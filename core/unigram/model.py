@@ -18,7 +18,7 @@ from types import MappingProxyType
 from core.textio import without_surrogates
 from core.types import TEXT, UNKNOWN, Token
 from core.unigram import search
-from core.unigram.words import METASPACE, Word, words
+from core.unigram.words import METASPACE, Word, word_strings, words
 
 UNK = "<unk>"
 UNK_PENALTY = 10.0  # SentencePiece's kUnkPenalty: <unk> scores this far below the rarest piece
@@ -128,8 +128,8 @@ class UnigramTokenizer:
         [1, 2, 3]
         """
         ids: list[int] = []
-        for word in words(without_surrogates(text), self.pattern):
-            ids.extend(piece for _, _, piece in self._best(word.symbols))
+        for symbols in word_strings(without_surrogates(text), self.pattern):
+            ids.extend(piece for _, _, piece in self._best(symbols))
         return ids
 
     def decode(self, ids: Sequence[int]) -> str:

@@ -9,12 +9,12 @@ never do, so every text seen in training can still be written.
 
 Where this follows SentencePiece's trainer (``unigram_model_trainer.cc``) and where not:
 
-- the same seed rule (substrings seen twice or more, ranked by count × length), the same Bayesian
+- the same seed rule (see ``core.unigram.seed``), the same Bayesian
   M-step (``digamma(count) - digamma(total)``, which favours dropping rare pieces), the same rule that
   EM drops pieces whose expected count falls under 0.5, and the same loss of a piece: its Viterbi
   frequency times the log-probability it had minus the log-probability of its alternative, with the
   alternative's pieces' frequencies raised by its own; pieces the best segmentations never use, or
-  whose own best segmentation is not themselves, cost nothing.
+  whose own best segmentation is not themselves, cost nothing and go first.
 - unlike SentencePiece, pruning goes straight to the target size (SentencePiece stops at 1.1 times it
   and keeps the highest scores), and EM runs once more after the last pruning; EM and pruning never
   take the vocabulary below the target; a loss here is in nats over the corpus (SentencePiece divides
@@ -44,7 +44,9 @@ class PruneRound:
     ``log_likelihoods`` are the corpus log-likelihood per character (nats, ``▁`` counted) at each EM
     iteration, measured in its E-step; ``vanished`` are the pieces EM dropped because their expected
     count fell below 0.5, with that count; ``dropped`` are the pieces pruning removed with their loss
-    (nats over the corpus), cheapest first. The last round prunes nothing.
+    (nats over the corpus; 0 for a piece the best segmentations do not use; below 0 when its
+    alternative would even do better), cheapest first. A round that prunes nothing ends at a size
+    asked for: the vocabulary of that size is the one its EM left.
 
     >>> PruneRound(1, 10, (-2.5, -2.4), (), (("ab", 0.0),), 9).log_likelihood_per_char
     -2.4
@@ -180,6 +182,9 @@ def _losses(model: _Model, freq: np.ndarray, multi: np.ndarray) -> np.ndarray:
     """Per longer piece, the log-likelihood the corpus loses if its best alternative replaces it.
 
     0 for a piece the best segmentations never use, or whose own best segmentation is not itself.
+    Subtle: the alternative of each piece is the Viterbi path of the piece's own text without the
+    piece; all pieces' lattices are one ``Lattices`` batch, cut from the corpus lattices where each
+    piece occurs once (``Lattices.inside``), so no string is looked up again.
     """
     owner, start, end, piece = model.lattices.inside(model.rep_word[multi], model.rep_start[multi], model.lengths[multi])
     alternatives = Lattices(model.lengths[multi], np.ones(len(multi)), owner, start, end, piece)
