@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core import bpe, unigram  # noqa: E402
 from core.corpora import load_corpus, split_heldout  # noqa: E402
-from core.sources import SourceUnavailable  # noqa: E402
+from core.fetch.sources import SourceUnavailable  # noqa: E402
 
 VOCAB_SIZE = 2_000
 Counter = Callable[[str], int]  # held-out text -> its number of tokens

@@ -20,7 +20,7 @@ from core.types import TEXT, UNKNOWN, Tokenizer
 from core.unigram.lattice import Lattices, digamma
 from core.unigram.seed import make_seed
 from core.unigram.words import METASPACE, script, words
-from tests.core.test_roundtrip import oracle_check
+from tests.core.pretrained.test_roundtrip import oracle_check
 
 CORPUS = (
     "the cat sat on the mat. the dog sat on the log; the cats and the dogs sat together.\n"
