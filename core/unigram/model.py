@@ -9,6 +9,7 @@ That is why ``lossless`` is ``False``, and why whitespace runs (see ``core.unigr
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -23,6 +24,7 @@ from core.unigram.words import METASPACE, Word, word_strings, words
 UNK = "<unk>"
 UNK_PENALTY = 10.0  # SentencePiece's kUnkPenalty: <unk> scores this far below the rarest piece
 _CACHE_WORDS = 200_000
+MAX_NBEST = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,15 +169,15 @@ class UnigramTokenizer:
         Subtle: words are segmented independently, so the n best of a text are the n best sums of one
         segmentation per word, merged word by word.
         """
-        if not 1 <= n <= 1000:
-            raise ValueError(f"n must be between 1 and 1,000, not {n}")
+        if not 1 <= n <= MAX_NBEST:
+            raise ValueError(f"n must be between 1 and {MAX_NBEST}, not {n}")
         found: list[tuple[float, list[Token]]] = [(0.0, [])]
         for word in words(without_surrogates(text), self.pattern):
             options = [
                 (score, self._tokens(word, path)) for score, path in search.nbest(self._incoming(word.symbols), n)
             ]
             combined = ((a + b, first + second) for a, first in found for b, second in options)
-            found = sorted(combined, key=lambda option: -option[0])[:n]
+            found = heapq.nlargest(n, combined, key=lambda option: option[0])
         return [Segmentation(tuple(tokens), score) for score, tokens in found]
 
     def sample(self, text: str, *, alpha: float = 0.1, seed: int | None = None) -> Segmentation:

@@ -104,6 +104,7 @@ def test_bad_calls_on_the_tokenizer(trained: unigram.UnigramResult) -> None:
     tok = trained.tokenizer
     for call, message in [
         (lambda: tok.nbest("cat", 0), "n must be"),
+        (lambda: tok.nbest("cat", 101), "n must be"),
         (lambda: tok.sample("cat", alpha=-1.0), "alpha"),
         (lambda: tok.sample("cat", alpha=math.nan), "alpha"),
         (lambda: tok.lattice("two words"), "one word"),
