@@ -49,7 +49,7 @@ def make_seed(
     words hold that many distinct substrings).
 
     Ids: the characters first (in code-point order), then the longer pieces, best first. A piece's
-    first log-probability is its count (times its length, for a longer piece) over the total.
+    first log-probability is its count times its length, over the sum of those.
     """
     levels = _Levels(words, counts, max_len, by_script)
     n_chars = len(levels.levels[0].counts)
@@ -62,7 +62,7 @@ def make_seed(
         picked = np.flatnonzero(ids >= 0)
         new = ids[picked]
         piece_counts[new] = level.counts[picked]
-        raw[new] = level.counts[picked] * level.length if level.length > 1 else level.counts[picked]
+        raw[new] = level.counts[picked] * level.length  # a character's is its count
         rep[new] = level.rep[picked]
         length, text = level.length, levels.text
         for i, p in zip(new.tolist(), level.rep[picked].tolist(), strict=True):
