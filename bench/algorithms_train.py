@@ -43,26 +43,31 @@ def measure(
     title: str, engines: dict[str, Trainer], text: str, heldout: str, runs: int, *, target: float | None = None
 ) -> dict[str, tuple[float, float]]:
     """Train with each engine ``runs`` times, interleaved; print a table with the last engine as the
-    reference ("x ref" is the ratio of medians); return each engine's (median seconds, held-out bytes
-    per token)."""
+    reference ("x ref" is the ratio of medians; "cpu s" the median processor time over all threads);
+    return each engine's (median seconds, held-out bytes per token)."""
     times: dict[str, list[float]] = {name: [] for name in engines}
+    cpu: dict[str, list[float]] = {name: [] for name in engines}
     counters: dict[str, Counter] = {}
     for _ in range(runs):
         for name, engine in engines.items():
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             counters[name] = engine(text)
             times[name].append(time.perf_counter() - start)
+            cpu[name].append(time.process_time() - start_cpu)
     held_bytes = len(heldout.encode())
     results = {name: (statistics.median(times[name]), held_bytes / counters[name](heldout)) for name in engines}
     reference = list(engines)[-1]
     ref_time, ref_bpt = results[reference]
     print(f"\n{title}: {len(text.encode()) / 1e6:.2f} MB of training text, vocabulary {VOCAB_SIZE:,}, {runs} runs")
-    print(f"  {'engine':<24} {'median s':>9} {'min s':>7} {'max s':>7} {'x ref':>6} {'held-out bytes/token':>21} {'vs ref':>7}")
+    print(
+        f"  {'engine':<24} {'median s':>9} {'min s':>7} {'max s':>7} {'x ref':>6} {'cpu s':>6}"
+        f" {'held-out bytes/token':>21} {'vs ref':>7}"
+    )
     for name, (median, bpt) in results.items():
         values = times[name]
         print(
             f"  {name:<24} {median:9.3f} {min(values):7.3f} {max(values):7.3f} {median / ref_time:6.2f}"
-            f" {bpt:21.3f} {100 * (bpt / ref_bpt - 1):+6.1f}%"
+            f" {statistics.median(cpu[name]):6.2f} {bpt:21.3f} {100 * (bpt / ref_bpt - 1):+6.1f}%"
         )
     if target is not None:
         print(f"  target: at most {target:.0f}x the reference's time, held-out bytes/token within 3 %")
