@@ -81,6 +81,10 @@ for key, column in widgets.grid(keys, per_row or 2):
             raw_pieces=raw_pieces, limit=DEFAULT_LIMIT,
         )
         widgets.tokenizer_card(tokenizer, analyses[key], spans)
+        widgets.export_menu(
+            text, analyses[key].tokens, name=tokenizer.name, piece=getattr(tokenizer, "piece", None),
+            show_whitespace=show_whitespace, key=f"pg_export_{key}",
+        )
 
 st.subheader("Counts")
 tables.counts_table({loaded[key].name: analysis.counts for key, analysis in analyses.items()})

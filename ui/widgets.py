@@ -7,7 +7,7 @@ shows comes from ``ui.spans`` (escaped there) or is escaped here.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -191,3 +191,60 @@ def ids_view(analyses: Mapping[str, Analysis], *, key_prefix: str) -> None:
                     key=f"{key_prefix}ids_download_{analysis.key}",
                     on_click="ignore",
                 )
+
+
+def export_menu(
+    text: str, tokens: Sequence[Any], *, name: str, piece: Any = None, show_whitespace: bool = True, key: str
+) -> None:
+    """An "Export" popover: the spans as SVG and PNG (for slides), the tokens as JSON and CSV.
+
+    Each file is made when its button is pressed (a PNG takes a second: Chromium draws it).
+    """
+    from ui import export
+
+    stem = "".join(c if c.isalnum() else "_" for c in name).strip("_").lower() or "tokens"
+    title = f"{name}: {sum(1 for t in tokens):,} tokens"
+
+    def svg() -> str:
+        return export.spans_svg(text, tokens, piece=piece, show_whitespace=show_whitespace, title=title)
+
+    def png() -> bytes:
+        try:
+            return export.svg_to_png(svg())
+        except ValueError as exc:  # no Chromium: a text file that says why, not a broken image
+            return f"No PNG: {exc}.".encode()
+
+    with st.popover("Export", icon=":material/download:"):
+        st.caption("For slides: the spans as a picture. For scripts: every token's id, bytes and offsets.")
+        row = st.container(horizontal=True, gap="small")
+        row.download_button("SVG", data=svg, file_name=f"{stem}.svg", mime="image/svg+xml", key=f"{key}_svg")
+        row.download_button("PNG", data=png, file_name=f"{stem}.png", mime="image/png", key=f"{key}_png")
+        row.download_button("JSON", data=lambda: export.tokens_json(text, tokens, piece, tokenizer=name),
+                            file_name=f"{stem}.json", mime="application/json", key=f"{key}_json")
+        row.download_button("CSV", data=lambda: export.tokens_csv(text, tokens, piece), file_name=f"{stem}.csv",
+                            mime="text/csv", key=f"{key}_csv")
+
+
+def chart(figure: Any, data: Any, *, key: str, name: str) -> None:
+    """A plotly chart with its exports: the chart as PNG and SVG (kaleido), its data as CSV."""
+    from ui import export
+
+    st.plotly_chart(figure, key=key, config={"displaylogo": False})
+    stem = "".join(c if c.isalnum() else "_" for c in name).strip("_").lower() or "chart"
+
+    def image(fmt: str) -> Callable[[], bytes]:
+        def make() -> bytes:
+            try:
+                return export.figure_image(figure, fmt)
+            except ValueError as exc:
+                return f"No {fmt.upper()}: {exc}.".encode()
+
+        return make
+
+    row = st.container(horizontal=True, gap="small")
+    row.download_button("Chart (PNG)", data=image("png"), file_name=f"{stem}.png", mime="image/png",
+                        key=f"{key}_png", icon=":material/image:")
+    row.download_button("Chart (SVG)", data=image("svg"), file_name=f"{stem}.svg", mime="image/svg+xml",
+                        key=f"{key}_svg", icon=":material/image:")
+    row.download_button("Data (CSV)", data=lambda: data.to_csv(index=False), file_name=f"{stem}.csv",
+                        mime="text/csv", key=f"{key}_csv", icon=":material/table:")

@@ -1,0 +1,105 @@
+"""ui.export: spans as SVG (parsed as XML), PNG (drawn by Chromium), JSON and CSV; chart images."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import struct
+import xml.etree.ElementTree as ET
+
+import plotly.graph_objects as go
+import pytest
+
+from core.types import ADDED, BYTE_FALLBACK, SPECIAL, Token
+from ui import export
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+TEXT = "Hi <b>x</b> 🙂"
+TOKENS = [
+    Token(1, b"<s>", 0, 0, ADDED),
+    Token(10, b"Hi", 0, 2),
+    Token(11, b" <b>", 2, 6),
+    Token(12, b"x", 6, 7),
+    Token(13, b"</b>", 7, 11, SPECIAL),
+    Token(14, b" ", 11, 12),
+    Token(15, b"\xf0\x9f", 12, 13, BYTE_FALLBACK),
+    Token(16, b"\x99\x82", 12, 13, BYTE_FALLBACK),
+]
+
+
+def test_palette_is_the_pages() -> None:
+    colors = export.palette()
+    assert len(colors) == 16 and colors[0] == "#ffd3d3"
+
+
+def test_svg_is_standalone_xml_with_one_box_and_tooltip_per_pill() -> None:
+    svg = export.spans_svg(TEXT, TOKENS, title="Demo <title>")
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG_NS}svg" and int(root.get("width")) > 0
+    groups = root.findall(f"{SVG_NS}g")
+    assert len(groups) == 7  # the two byte tokens of the emoji are one box
+    tips = [g.find(f"{SVG_NS}title").text for g in groups]
+    assert tips[0].startswith("id 1\n") and "kind added" in tips[0]
+    assert "id 15\nbytes F0 9F" in tips[-1] and "id 16\nbytes 99 82" in tips[-1]
+    texts = ["".join(t.itertext()) for g in groups for t in g.findall(f"{SVG_NS}text")]
+    assert "·<b>" in texts and "🙂" in texts and "×2" in texts  # the markup is text, escaped in the file
+    assert "<b>" not in svg.replace("&lt;b&gt;", "")
+    assert "Demo &lt;title&gt;" in svg
+    special = groups[4].find(f"{SVG_NS}rect")
+    assert special.get("fill") == "#3c3f58"
+
+
+def test_svg_wraps_long_text_and_caps_huge_token_lists() -> None:
+    words = " ".join(["word"] * 400)
+    tokens = [Token(k, b"word", 5 * k, 5 * k + 4) for k in range(400)]
+    root = ET.fromstring(export.spans_svg(words, tokens))
+    ys = {float(r.get("y")) for r in root.iter(f"{SVG_NS}rect") if r.get("y")}
+    assert len(ys) > 5  # several lines
+    assert all(float(r.get("x")) + float(r.get("width")) <= export.WIDTH_PX for r in root.iter(f"{SVG_NS}rect") if r.get("x"))
+    many = [Token(i % 50, b"a", i, i + 1) for i in range(export.MAX_TOKENS + 10)]
+    assert f"showing {export.MAX_TOKENS:,} of {export.MAX_TOKENS + 10:,} tokens" in export.spans_svg("a" * len(many), many)
+
+
+def test_invisible_characters_are_named() -> None:
+    svg = export.spans_svg("a\u200db", [Token(1, b"a", 0, 1), Token(2, b"\xe2\x80\x8d", 1, 2), Token(3, b"b", 2, 3)])
+    assert ">ZWJ<" in svg
+
+
+def test_json_and_csv_carry_every_token() -> None:
+    document = json.loads(export.tokens_json(TEXT, TOKENS, tokenizer="demo"))
+    assert document["tokenizer"] == "demo" and len(document["tokens"]) == len(TOKENS)
+    assert document["tokens"][6] == {
+        "id": 15, "bytes": "f09f", "start": 12, "end": 13, "piece": "\\xF0\\x9F", "kind": "byte", "text": "🙂"}
+    rows = list(csv.DictReader(io.StringIO(export.tokens_csv(TEXT, TOKENS, piece=lambda i: f"p{i}"))))
+    assert [r["id"] for r in rows] == [str(t.id) for t in TOKENS] and rows[2]["text"] == " <b>"
+    assert rows[1]["piece"] == "p10"
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+@pytest.mark.skipif(export.chromium() is None, reason="Chromium is not installed (apt-get install chromium)")
+def test_png_is_the_svg_drawn_at_twice_its_size() -> None:
+    svg = export.spans_svg(TEXT, TOKENS)
+    root = ET.fromstring(svg)
+    assert png_size(export.svg_to_png(svg)) == (2 * int(root.get("width")), 2 * int(root.get("height")))
+
+
+def test_png_without_chromium_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    monkeypatch.delenv("PLAYGROUND_CHROMIUM", raising=False)
+    with pytest.raises(ValueError, match="needs Chromium"):
+        export.svg_to_png(export.spans_svg(TEXT, TOKENS))
+
+
+@pytest.mark.skipif(export.chromium() is None, reason="Chromium is not installed (kaleido drives it)")
+def test_chart_images() -> None:
+    figure = go.Figure(go.Bar(x=["a", "b"], y=[1, 2]))
+    assert png_size(export.figure_image(figure, "png", width=400, height=300)) == (800, 600)
+    assert export.figure_image(figure, "svg", width=400, height=300).lstrip().startswith(b"<svg")
+    with pytest.raises(ValueError):
+        export.figure_image(figure, "gif")
