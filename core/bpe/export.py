@@ -64,6 +64,29 @@ def to_tiktoken_file(result: BPEResult | BPETokenizer) -> str:
     return "".join(f"{base64.b64encode(piece).decode('ascii')} {rank}\n" for piece, rank in ranks.items())
 
 
+def tiktoken_bundle(result: BPEResult | BPETokenizer, *, name: str = "trained_here") -> bytes:
+    """A zip with the ``.tiktoken`` rank file, its pattern, and a README saying how tiktoken loads them."""
+    import io
+    import zipfile
+
+    tokenizer = _tokenizer_of(result)
+    ranks = to_tiktoken_file(tokenizer)
+    readme = (
+        f"{name}.tiktoken: a byte-level BPE trained in the Tokenizer Playground ({tokenizer.vocab_size:,} tokens).\n"
+        f"{name}.pattern.txt: the pre-tokenization regex it was trained with (tiktoken needs it beside the ranks).\n\n"
+        "import tiktoken\nfrom tiktoken.load import load_tiktoken_bpe\n"
+        f'pattern = open("{name}.pattern.txt", encoding="utf-8").read()\n'
+        f'enc = tiktoken.Encoding("{name}", pat_str=pattern, mergeable_ranks=load_tiktoken_bpe("{name}.tiktoken"), '
+        "special_tokens={})\n"
+    )
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(f"{name}.tiktoken", ranks)
+        zf.writestr(f"{name}.pattern.txt", tokenizer.pattern)
+        zf.writestr("README.txt", readme)
+    return buffer.getvalue()
+
+
 def to_hf_json(result: BPEResult | BPETokenizer) -> str:
     """The trained tokenizer as a Hugging Face ``tokenizer.json`` string (``Tokenizer.from_str`` loads it).
 

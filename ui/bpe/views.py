@@ -349,6 +349,14 @@ def _merges_frame(settings: TrainSettings, _result: bpe.BPEResult) -> object:
 TABLE_COLUMNS = ["merge", "pair", "new token", "count", "tied", "id"]
 
 
+def _or_reason(export: Callable[[bpe.BPEResult], str], result: bpe.BPEResult) -> str:
+    """The exported file, or a one-line text saying why this model cannot be exported that way."""
+    try:
+        return export(result)
+    except ValueError as exc:
+        return f"Not exported: {exc}\n"
+
+
 def merges_section(settings: TrainSettings, result: bpe.BPEResult) -> None:
     """All merges: a searchable table, CSV and JSON downloads, and the merge tree of a picked token."""
     tok = result.tokenizer
@@ -377,6 +385,16 @@ def merges_section(settings: TrainSettings, result: bpe.BPEResult) -> None:
         downloads.download_button("Model and trace (JSON)", data=lambda: bpe_export.to_json(result),
                                   file_name="bpe_model.json", mime="application/json", on_click="ignore",
                                   key="bpe_json", icon=":material/download:")
+        downloads.download_button("tokenizer.json", data=lambda: _or_reason(bpe_export.to_hf_json, result),
+                                  file_name="tokenizer.json", mime="application/json", on_click="ignore",
+                                  key="bpe_hf_json", icon=":material/download:",
+                                  help="Loads in Hugging Face tokenizers (Tokenizer.from_file) with the same ids.")
+        if tok.mode == "byte":
+            downloads.download_button(
+                ".tiktoken + pattern", data=lambda: bpe_export.tiktoken_bundle(result), file_name="bpe_tiktoken.zip",
+                mime="application/zip", on_click="ignore", key="bpe_tiktoken", icon=":material/download:",
+                help="The rank file, its pattern and how to load both in tiktoken, in one zip.",
+            )
         downloads.download_button(
             "Chart data (CSV)",
             data=lambda: figures.tokens_vs_vocab_frame(base=tok.base_size, tokens=curve).to_csv(index=False),
