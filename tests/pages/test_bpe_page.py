@@ -238,7 +238,9 @@ def test_the_merges_table_filters() -> None:
 def test_downloads_are_offered() -> None:
     at = run_page()
     labels = [button.proto.label for button in at.get("download_button")]
-    assert labels == ["Merges (CSV)", "Model and trace (JSON)", "Chart data (CSV)"]
+    assert labels == [
+        "Merges (CSV)", "Model and trace (JSON)", "tokenizer.json", ".tiktoken + pattern", "Chart data (CSV)",
+    ]
 
 
 def test_switching_views_keeps_the_form_values() -> None:
