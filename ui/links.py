@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import urllib.parse
 import zlib
 from collections.abc import Callable, Mapping
@@ -51,8 +52,8 @@ def encode(value: Any, default: Any) -> str:
         return "1" if value else "0"
     if isinstance(default, (list, tuple)):
         items = [str(v) for v in value]
-        if any("," in v or v.startswith("~") for v in items):
-            return _pack("\x1f".join(items))
+        if any("," in v or v.startswith("~") or not v for v in items):
+            return _pack(json.dumps(items, ensure_ascii=False))
         return ",".join(items)
     text = str(value)
     plain = len(text) <= PLAIN_MAX and text.isprintable() and not text.startswith("~")
@@ -70,11 +71,21 @@ def decode(raw: str, default: Any) -> Any:
     if isinstance(default, float):
         return float(raw)
     if isinstance(default, (list, tuple)):
-        items = _unpack(raw).split("\x1f") if raw.startswith("~") else (raw.split(",") if raw else [])
+        items = _json_list(_unpack(raw)) if raw.startswith("~") else (raw.split(",") if raw else [])
         if default and all(isinstance(v, int) for v in default):
             return [int(v) for v in items]
         return items
     return _unpack(raw) if raw.startswith("~") else raw
+
+
+def _json_list(text: str) -> list[str]:
+    try:
+        items = json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError("the packed list is damaged") from None
+    if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
+        raise ValueError("the packed list is not a list of strings")
+    return items
 
 
 def _pack(text: str) -> str:
