@@ -52,7 +52,10 @@ class ByteTokenizer:
         """One ``Token`` per byte; the bytes of one character share that character's offsets."""
         data = without_surrogates(text).encode()
         owner = char_of_byte(data).tolist()
-        return [Token(byte + BYT5_OFFSET, bytes([byte]), char, char + 1, TEXT) for byte, char in zip(data, owner)]
+        return [
+            Token(byte + BYT5_OFFSET, bytes([byte]), char, char + 1, TEXT)
+            for byte, char in zip(data, owner, strict=True)
+        ]
 
     def decode(self, ids: Sequence[int]) -> str:
         """The text of ``ids``; the three special ids decode to nothing."""

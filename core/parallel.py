@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import regex
 
 from core import corpora
-from core.sources import SourceUnavailable
+from core.fetch.sources import SourceUnavailable
 
 MULTILINGUAL_SAMPLE = corpora.SAMPLES_DIR / "multilingual_mix.txt"
 PUD_MEASURED = 100  # sentences per language that are measured, never trained on

@@ -99,12 +99,8 @@ def patch_tokens(text: str, starts: Sequence[int] | np.ndarray) -> list[Token]:
         raise ValueError("the first patch must start at byte 0")
     owner = char_of_byte(data)
     ends = np.append(bounds[1:], len(data))
-    first_chars = owner[bounds].tolist()
-    last_chars = owner[ends - 1].tolist()
-    return [
-        Token(index, data[begin:end], first, last + 1, TEXT)
-        for index, (begin, end, first, last) in enumerate(zip(bounds.tolist(), ends.tolist(), first_chars, last_chars))
-    ]
+    rows = zip(bounds.tolist(), ends.tolist(), owner[bounds].tolist(), owner[ends - 1].tolist(), strict=True)
+    return [Token(index, data[begin:end], first, last + 1, TEXT) for index, (begin, end, first, last) in enumerate(rows)]
 
 
 def cut(
