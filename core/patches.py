@@ -32,8 +32,8 @@ from core.textio import without_surrogates
 from core.types import TEXT, Token
 
 RULES: dict[str, str] = {
-    "global": "entropy above θ",
-    "relative": "entropy rises by more than θ",
+    "global": "global: H > θ",
+    "relative": "relative: H − H₋₁ > θ",
 }
 
 

@@ -119,7 +119,7 @@ def train(
     if stage1 is None or len(stage1.trace) < first or stage1.tokenizer.pattern != STAGE1_PATTERN:
         stage1 = bpe.train(corpus, num_merges=first, pattern=STAGE1_PATTERN, progress=stage_progress(0))
     elif len(stage1.trace) > first:
-        stage1 = _prefix(stage1, first)
+        stage1 = plain_prefix(stage1, transition)
     if len(stage1.trace) < first:  # the corpus ran out of pairs before the transition
         transition = 256 + len(stage1.trace)
     stage2 = bpe.train(
@@ -129,8 +129,19 @@ def train(
     return SuperBPEResult(stage1, stage2, transition)
 
 
-def _prefix(result: bpe.BPEResult, k: int) -> bpe.BPEResult:
-    """A plain BPE result cut after its first ``k`` merges: what training to ``256 + k`` gives."""
+def plain_prefix(result: bpe.BPEResult, vocab_size: int) -> bpe.BPEResult:
+    """A plain BPE result cut at ``vocab_size`` tokens: what training to that size gives (training is
+    greedy, so a shorter run makes the same first merges).
+
+    >>> full = bpe.train("abcabcabd", vocab_size=259)
+    >>> [s.new_id for s in plain_prefix(full, 257).trace]
+    [256]
+    """
+    k = vocab_size - 256
+    if not 0 <= k <= len(result.trace):
+        raise ValueError(f"vocab_size must be between 256 and {256 + len(result.trace):,}, not {vocab_size:,}")
+    if k == len(result.trace):
+        return result
     trace = result.trace[:k]
     tokenizer = bpe.BPETokenizer(merges=[(s.left, s.right) for s in trace], pattern=result.tokenizer.pattern)
     return bpe.BPEResult(tokenizer, trace, False, None, result.tie_break, result.initial_tokens)
