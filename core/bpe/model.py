@@ -25,11 +25,12 @@ of a real tokenizer's merges (``core.bpe.replay``), export and saving (``core.bp
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
+import numpy as np
 import regex
 
 from core.bpe.history import NEVER, History, Merges, build_tokens, byte_owners, merge_lowest_first
@@ -55,6 +56,7 @@ _PROGRESS_CALLS = 100  # progress is reported about this many times, not once pe
 # Up to this many units a pre-token is merged by rescanning its pairs once per rank (fastest for the
 # short words of real text); longer ones go through the O(n log n) heap of core.bpe.history.
 _SCAN_UNITS = 48
+_SPELL_SCAN_UNITS = 12  # the same trade-off in _spell, where parts are many and unlike one another
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,7 +429,7 @@ def train(
     base = start.vocab_size if mode == "byte" else len(alphabet) + 1
     merges_wanted = _merges_wanted(vocab_size, num_merges, mode, base)
     if mode == "byte" and start.merges:
-        words = ["".join(map(chr, start._merge_ids(list(chunk.encode())))) for chunk in counted]
+        words = _spell(start, counted)
         pieces = list(start.vocab)
     elif mode == "byte":
         words = [chunk.encode().decode("latin-1") for chunk in counted]  # one character per byte
@@ -504,6 +506,38 @@ def _start(
             f"{start.vocab_size:,} tokens"
         )
     return start
+
+
+def _spell(start: BPETokenizer, chunks: Iterable[str]) -> list[str]:
+    """Each chunk as its ids once ``start``'s merges apply to it whole, lowest rank first (as
+    ``_merge_ids``), spelled one character per id for ``PairCounts``.
+
+    Subtle: fast on long chunks (SuperBPE's lines) because a chunk is first cut between bytes ``a`` and
+    ``b`` that sit next to each other in no token of the vocabulary. No merge can cross such a cut (the
+    token it made would hold ``a`` next to ``b``), so the parts merge independently, and equal parts
+    (with the GPT-2 pattern's merges: a word and the space before it, mostly) are merged once.
+    """
+    joined = np.zeros(1 << 16, dtype=bool)  # a << 8 | b -> some token holds byte a right before byte b
+    for token in start.vocab[256:]:
+        joined[[a << 8 | b for a, b in zip(token, token[1:], strict=False)]] = True
+    memo: dict[bytes, str] = {}
+    words = []
+    for chunk in chunks:
+        data = chunk.encode()
+        array = np.frombuffer(data, dtype=np.uint8).astype(np.int64)
+        cuts = [0, *(np.flatnonzero(~joined[array[:-1] << 8 | array[1:]]) + 1).tolist(), len(data)]
+        parts = []
+        for begin, end in zip(cuts, cuts[1:], strict=False):
+            part = data[begin:end]
+            spelled = memo.get(part)
+            if spelled is None:
+                ids = list(part)
+                # the rescan suits a word; longer runs (Chinese, Japanese: no spaces to cut at) take the heap
+                merged = start._merge_ids(ids) if len(ids) <= _SPELL_SCAN_UNITS else start._merge_steps(ids)[0]
+                spelled = memo[part] = "".join(map(chr, merged))
+            parts.append(spelled)
+        words.append("".join(parts))
+    return words
 
 
 def _count_words(corpus: str, mode: Mode, pattern: str) -> tuple[Counter[str], tuple[str, ...]]:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core import bpe, corpora, superbpe
+from core.bpe import model as bpe_model
 
 CORPUS = corpora.load_corpus("sample_essay_en") + corpora.load_corpus("sample_mercado_es")
 
@@ -106,3 +109,16 @@ def test_start_merges_are_checked() -> None:
         bpe.train("abc abc", vocab_size=257, start_merges=[(97, 98), (256, 99)])
     with pytest.raises(ValueError, match="does not exist yet"):
         bpe.train("abc", num_merges=1, start_merges=[(97, 300)])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    corpus=st.text(alphabet="ab c\n日", min_size=5, max_size=80),
+    chunks=st.lists(st.text(alphabet="ab c日d", max_size=60), min_size=1, max_size=8),
+    merges=st.integers(1, 30),
+)
+def test_spelling_cut_where_no_token_joins_equals_merging_whole_chunks(corpus: str, chunks: list[str], merges: int) -> None:
+    start = bpe.train(corpus, num_merges=merges, pattern=superbpe.STAGE1_PATTERN).tokenizer
+    start = bpe.BPETokenizer(merges=start.merges, pattern=superbpe.STAGE2_PATTERN)
+    whole = ["".join(map(chr, start._merge_steps(list(chunk.encode()))[0])) for chunk in chunks]
+    assert bpe_model._spell(start, chunks) == whole
