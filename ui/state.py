@@ -210,6 +210,7 @@ BT_RULE = "bt_rule"  # a key of core.patches.RULES
 BT_THRESHOLD_GLOBAL = "bt_threshold_global"  # θ of the global rule, bits
 BT_THRESHOLD_RELATIVE = "bt_threshold_relative"  # θ of the relative rule, bits
 BT_WHOLE_CHARS = "bt_whole_chars"  # patches end only between characters
+BT_PARALLEL = "bt_parallel"  # the parallel text across languages: "pud" or "builtin"
 BT_SUPER_CORPUS = "bt_super_corpus"  # superword form: a catalog key
 BT_SUPER_VOCAB = "bt_super_vocab"  # superword form: final vocabulary size
 BT_SUPER_TRANSITION = "bt_super_transition"  # superword form: vocabulary size where stage 2 starts
@@ -240,6 +241,7 @@ def beyond_defaults() -> dict[str, Any]:
         BT_THRESHOLD_GLOBAL: 3.5,
         BT_THRESHOLD_RELATIVE: 1.0,
         BT_WHOLE_CHARS: True,
+        BT_PARALLEL: "pud" if data else "builtin",
         BT_SUPER_CORPUS: "botchan_en" if data else "sample_essay_en",
         BT_SUPER_VOCAB: 4000 if data else 600,
         BT_SUPER_TRANSITION: 3000 if data else 450,

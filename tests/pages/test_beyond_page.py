@@ -207,3 +207,13 @@ def test_works_without_the_data_folder(tmp_path: Path) -> None:
         assert out[view]["exceptions"] == [] and out[view]["spans"] >= 1, view
     assert any("built-in sentence" in c for c in out["patches"]["captions"])
     assert any("GPT-2 (r50k_base) is left out" in c for c in out["bytes"]["captions"])
+
+
+def test_the_parallel_text_can_be_switched(data_dir: Path) -> None:
+    at = run_page()
+    languages = next(d.value for d in at.dataframe if "patches" in d.value.columns)
+    assert len(languages) == 21 and "Icelandic" in languages.index
+    at.segmented_control(key=state.BT_PARALLEL).set_value("builtin").run()
+    assert not at.exception
+    languages = next(d.value for d in at.dataframe if "patches" in d.value.columns)
+    assert len(languages) == 17 and "Hebrew" in languages.index

@@ -184,20 +184,32 @@ class LanguageText:
     entropy: np.ndarray
 
 
-def parallel_source() -> tuple[str, list[parallel.ParallelText]]:
-    """A description and the texts compared across languages: PUD when the data folder is there."""
-    try:
-        texts = parallel.pud_texts()
-    except SourceUnavailable:
-        return "the built-in sentence (data/samples/multilingual_mix.txt)", parallel.builtin_texts()
-    return f"the first {parallel.PUD_MEASURED} PUD sentences of each language ({corpora.PUD_NOTICE})", texts
+PARALLEL_SOURCES = {"pud": "PUD, 21 languages", "builtin": "built-in sentence, 17 languages"}
+
+
+def parallel_sources() -> list[str]:
+    """The parallel texts on offer: PUD when the data folder is there, and always the built-in one."""
+    return ["pud", "builtin"] if parallel.pud_available() else ["builtin"]
+
+
+def parallel_texts(source: str) -> tuple[str, list[parallel.ParallelText]]:
+    """A description and the texts of ``source`` (a key of ``PARALLEL_SOURCES``)."""
+    if source == "pud":
+        try:
+            texts = parallel.pud_texts()
+        except SourceUnavailable as exc:
+            raise ValueError(str(exc)) from None
+        return f"the first {parallel.PUD_MEASURED} PUD sentences of each language ({corpora.PUD_NOTICE})", texts
+    return "the built-in sentence (data/samples/multilingual_mix.txt)", parallel.builtin_texts()
 
 
 @st.cache_data(show_spinner=False, max_entries=8)
-def language_entropies(settings: NgramSettings, _model: byte_ngram.ByteNgramModel) -> tuple[str, list[LanguageText]]:
-    """Every language of ``parallel_source()`` with its per-byte entropy under the model."""
-    source, texts = parallel_source()
-    return source, [LanguageText(t.code, t.name, t.text, _model.entropy(t.text.encode())) for t in texts]
+def language_entropies(
+    settings: NgramSettings, source: str, _model: byte_ngram.ByteNgramModel
+) -> tuple[str, list[LanguageText]]:
+    """Every language of the parallel text ``source`` with its per-byte entropy under the model."""
+    description, texts = parallel_texts(source)
+    return description, [LanguageText(t.code, t.name, t.text, _model.entropy(t.text.encode())) for t in texts]
 
 
 @st.cache_data(show_spinner=False, max_entries=256)

@@ -24,53 +24,13 @@ from core.byte_level import ByteTokenizer
 from core.types import Token
 from ui import cache, state, widgets
 from ui.beyond import figures, frames, models
+from ui.beyond.ideas import BYTES_IDEA, PATCHES_IDEA, SUPERWORDS_IDEA
 from ui.spans import render_spans
 
 CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "svg"}}
 BYTES = ByteTokenizer()
 THRESHOLD_RANGE = {"global": (0.0, 8.0), "relative": (0.0, 6.0)}
 THRESHOLD_KEYS = {"global": state.BT_THRESHOLD_GLOBAL, "relative": state.BT_THRESHOLD_RELATIVE}
-
-BYTES_IDEA = """
-**The idea.** Skip the tokenizer: feed the model the text's UTF-8 bytes, 256 symbols that cover every
-script, emoji and typo (ByT5, MambaByte). Nothing is ever unknown, no language is starved of
-vocabulary, and spelling is visible to the model.
-
-**The cost.** Length. A transformer's attention compares every position with every other, so a
-sequence 4× longer costs 16× the attention; the layers that run once per position cost 4×. The
-output layer is the one place bytes win: a softmax over 259 entries instead of 50,000–200,000.
-ByT5 paid for the length with a deeper encoder and a shallow decoder, and stayed slower than mT5.
-"""
-PATCHES_IDEA = """
-**The idea.** The Byte Latent Transformer (Pagnoni et al., 2024) reads bytes but groups them into
-*patches* on the fly: a small byte-level language model predicts each next byte, and where its
-prediction is uncertain (high entropy) a new patch begins. A predictable word ending rides along in
-the patch it started; a rare name breaks into many. The large model then runs once per patch, not
-once per byte, so compute goes where the text is hard. Here the entropy model is a byte n-gram
-model with interpolated Kneser-Ney smoothing, trained with numpy in a second.
-
-**The cost.** An extra model runs over every byte before the big one (and while generating); a
-patch has no id to look up, so small byte-level encoder and decoder layers must build and unbuild
-each patch's vector; and the patches depend on the entropy model's training data: text unlike it
-is all surprise and breaks into many small patches.
-
-**Rules.** *Global* is the paper's global threshold: a patch starts at every byte whose entropy H
-exceeds θ. *Relative* is its approximate monotonic constraint: a patch starts where the entropy
-jumps up by more than θ from the byte before. Raising θ only ever merges patches.
-"""
-SUPERWORDS_IDEA = """
-**The idea.** SuperBPE (Liu et al., 2025) trains BPE in two stages. Up to a *transition* vocabulary
-size it is ordinary BPE, whose merges never cross a space. Then the whitespace pre-tokenization is
-lifted (here: lines are cut only at line breaks and numbers) and training resumes, so frequent
-word sequences such as ", and", " of the" or " in order to" become single tokens. At the same
-vocabulary size the text takes fewer tokens (the paper: up to 33 % fewer at 200k, with t = 180k).
-
-**The cost.** Vocabulary slots spent on word sequences are not spent on rarer words, which then
-take more pieces; each superword is seen less often in training than its words; pre-tokenizing
-whole lines makes encoding slower (no per-word cache); and a prompt that ends inside a would-be
-superword ("… in order") is cut differently from the same text followed by more words.
-"""
-
 
 def load_tokenizers(keys: Sequence[str]) -> tuple[dict[str, Any], list[cache.Unavailable]]:
     """The chosen registry tokenizers that load (key → tokenizer) and those that do not."""
@@ -99,11 +59,14 @@ def _explain(idea: str, title: str) -> None:
 
 
 def bytes_view(text: str, keys: Sequence[str], *, show_whitespace: bool) -> None:
-    """Bytes against each tokenizer: a cost chart and table, then the text drawn as bytes."""
-    _explain(BYTES_IDEA, "Bytes only: the idea and its cost")
+    """The text drawn as bytes, then what bytes cost against each tokenizer (chart and table)."""
     if not text:
         st.info("Type or paste some text above to see it as bytes.", icon=":material/edit:")
+        _explain(BYTES_IDEA, "Bytes only: the idea and its cost")
         return
+    st.markdown(f"**Your text as a byte-level model reads it: {len(text.encode()):,} bytes** "
+                "(ids = byte + 3, as in ByT5; the bytes of one character share a bracket)")
+    st.html(_bytes_spans(text, show_whitespace))
     loaded, missing = load_tokenizers(keys)
     counts = {tok.name: (cache.analyze(key, text, False).counts.tokens, tok.vocab_size) for key, tok in loaded.items()}
     frame = frames.bytes_cost_frame(len(text.encode()), counts)
@@ -124,9 +87,7 @@ def bytes_view(text: str, keys: Sequence[str], *, show_whitespace: bool) -> None
     st.caption("Each “×” is what reading the text as bytes costs, as a multiple of reading it as that "
                "tokenizer's tokens (same model width). Below 1×, bytes are cheaper.")
     _unavailable_note(missing)
-    st.markdown(f"**Your text as a byte-level model reads it: {len(text.encode()):,} bytes**, "
-                "ids = byte + 3 as in ByT5; a character of several bytes is one bracket")
-    st.html(_bytes_spans(text, show_whitespace))
+    _explain(BYTES_IDEA, "Bytes only: the idea and its cost")
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -171,8 +132,8 @@ def current_entropy_model() -> models.EntropyModel:
     raise RuntimeError("the default entropy model could not be trained")  # the built-in samples always load
 
 
-def patch_controls(entropy: np.ndarray, bytes_per_token: tuple[str, float] | None) -> tuple[str, float, bool]:
-    """The rule, the threshold slider and the whole-characters switch, in one row above the chart."""
+def patch_controls() -> tuple[str, float, bool]:
+    """The rule, the threshold slider and the whole-characters switch, in one row above the patches."""
     rule_col, slider_col, chars_col = st.columns([3, 4, 2], vertical_alignment="bottom")
     rule = rule_col.segmented_control(
         "Rule", list(patches.RULES), format_func=patches.RULES.__getitem__, key=state.BT_RULE, required=True,
@@ -184,15 +145,20 @@ def patch_controls(entropy: np.ndarray, bytes_per_token: tuple[str, float] | Non
     whole = chars_col.toggle("Whole characters", key=state.BT_WHOLE_CHARS,
                              help="On: a patch that would start inside a UTF-8 character starts at the character "
                                   "instead. Off: cut bytes anywhere, as the BLT does.")
-    if bytes_per_token is not None and len(entropy) > 1:
-        name, mean = bytes_per_token
-        st.button(
-            f"Set θ so patches average {mean:.2f} bytes, as {name}'s tokens do", key="bt_match",
-            on_click=_set_threshold, args=(THRESHOLD_KEYS[rule], patches.threshold_for_mean(entropy, mean, rule=rule),
-                                           low, high),
-            icon=":material/balance:",
-        )
     return rule, float(threshold), bool(whole)
+
+
+def match_button(entropy: np.ndarray, rule: str, bytes_per_token: tuple[str, float] | None) -> None:
+    """A button that sets θ so the patches average as many bytes as the first tokenizer's tokens."""
+    if bytes_per_token is None or len(entropy) < 2:
+        return
+    name, mean = bytes_per_token
+    low, high = THRESHOLD_RANGE[rule]
+    st.button(
+        f"Match {name}: {mean:.2f} bytes per patch", key="bt_match", icon=":material/balance:",
+        on_click=_set_threshold, args=(THRESHOLD_KEYS[rule], patches.threshold_for_mean(entropy, mean, rule=rule), low, high),
+        help="Sets θ so the patches of your text are on average as long as this tokenizer's tokens.",
+    )
 
 
 def _set_threshold(key: str, value: float, low: float, high: float) -> None:
@@ -200,22 +166,20 @@ def _set_threshold(key: str, value: float, low: float, high: float) -> None:
 
 
 def patches_view(text: str, keys: Sequence[str], *, show_whitespace: bool) -> None:
-    """Entropy over the text, the patches it cuts, patches vs tokens here and across languages."""
+    """The patches a threshold cuts, the entropy over the text, patches vs tokens here and across languages."""
     found = current_entropy_model()
     if st.session_state[state.BT_NGRAM_ERROR]:
         st.error(st.session_state[state.BT_NGRAM_ERROR], icon=":material/error:")
-    st.caption(widgets.md_escape("Entropy model: " + found.describe() + "."))
-    _explain(PATCHES_IDEA, "Entropy patches: the idea and its cost")
     loaded, missing = load_tokenizers(keys)
-    settings = found.settings
-    entropy = models.text_entropy(settings, text, found.model) if text else np.zeros(0)
-    n_bytes = len(text.encode())
-    token_counts = {tok.name: cache.analyze(key, text, False).counts.tokens for key, tok in loaded.items()} if text else {}
-    first = next(((name, n_bytes / n) for name, n in token_counts.items() if n), None)
-    rule, threshold, whole = patch_controls(entropy, first)
+    rule, threshold, whole = patch_controls()
     if text:
+        entropy = models.text_entropy(found.settings, text, found.model)
         starts = patches.cut(text, entropy, threshold, rule=rule, whole_chars=whole)
         tokens = patches.patch_tokens(text, starts)
+        n_bytes = len(text.encode())
+        st.markdown(f"**Your text in {len(tokens):,} entropy patches** (hover a patch for its entropy)")
+        st.html(render_spans(text, tokens, show_whitespace=show_whitespace, extra_title=_patch_note(entropy, starts)))
+        token_counts = {tok.name: cache.analyze(key, text, False).counts.tokens for key, tok in loaded.items()}
         chart_col, table_col = st.columns([3, 2], gap="medium")
         chart_col.plotly_chart(figures.entropy_figure(text, entropy, starts, threshold=threshold, rule=rule),
                                key="bt_entropy_chart", config=CHART_CONFIG)
@@ -224,11 +188,12 @@ def patches_view(text: str, keys: Sequence[str], *, show_whitespace: bool) -> No
                          key="bt_units_table", column_config={
                              "units": st.column_config.NumberColumn(format="localized"),
                              "bytes / unit": st.column_config.NumberColumn(format="%.2f")})
+            match_button(entropy, rule, next(((name, n_bytes / n) for name, n in token_counts.items() if n), None))
             _unavailable_note(missing)
-        st.markdown(f"**Your text in {len(tokens):,} entropy patches** (hover a patch for its entropy)")
-        st.html(render_spans(text, tokens, show_whitespace=show_whitespace, extra_title=_patch_note(entropy, starts)))
     else:
         st.info("Type or paste some text above to see its entropy and patches.", icon=":material/edit:")
+    st.caption(widgets.md_escape("Entropy model: " + found.describe() + "."))
+    _explain(PATCHES_IDEA, "Entropy patches: the idea and its cost")
     languages_section(found, loaded, rule=rule, threshold=threshold, whole=whole)
 
 
@@ -248,9 +213,17 @@ def languages_section(
     found: models.EntropyModel, loaded: dict[str, Any], *, rule: str, threshold: float, whole: bool
 ) -> None:
     """Patches against tokens on the same text in several languages: a chart and a table."""
-    st.subheader("Patches and tokens across languages")
+    title_col, source_col = st.columns([3, 2], vertical_alignment="bottom")
+    title_col.subheader("Patches and tokens across languages")
+    sources = models.parallel_sources()
+    if st.session_state[state.BT_PARALLEL] not in sources:
+        st.session_state[state.BT_PARALLEL] = sources[0]
+    chosen = source_col.segmented_control(
+        "Parallel text", sources, format_func=models.PARALLEL_SOURCES.__getitem__, key=state.BT_PARALLEL,
+        required=True, help="The same text in several languages. PUD needs the data folder.",
+    )
     with st.spinner("Measuring every language …"):
-        source, languages = models.language_entropies(found.settings, found.model)
+        source, languages = models.language_entropies(found.settings, chosen, found.model)
         counts = [len(patches.cut(lang.text, lang.entropy, threshold, rule=rule, whole_chars=whole)) for lang in languages]
         tokens = {tok.name: [models.token_count(key, lang.text) for lang in languages] for key, tok in loaded.items()}
     frame = frames.languages_frame([lang.name for lang in languages], [len(lang.text.encode()) for lang in languages],
@@ -319,31 +292,30 @@ def superwords_view(text: str, *, show_whitespace: bool) -> None:
     if st.session_state[state.BT_SUPER_ERROR]:
         st.error(st.session_state[state.BT_SUPER_ERROR], icon=":material/error:")
     result = found.super
-    st.caption(widgets.md_escape(
-        f"Trained on {found.title} ({models.size_label(found.train_bytes)}, the first 90 %); measured on its "
-        f"last 10 % ({models.size_label(found.heldout_bytes)}), which neither tokenizer saw."
-    ))
     if result.stop_reason:
         st.info(f"Training {result.stop_reason}: the corpus is too small for this vocabulary.", icon=":material/info:")
-    _explain(SUPERWORDS_IDEA, "Superwords: the idea and its cost")
     compression = frames.compression_frame(
         heldout_bytes=found.heldout_bytes, plain=found.heldout_plain, super_tokens=found.heldout_super,
         at_transition=found.heldout_transition, vocab_size=result.vocab_size, transition=result.transition,
         plain_vocab=found.plain.tokenizer.vocab_size,
     )
+    if text:
+        _text_under_both(text, found, show_whitespace=show_whitespace)
     left, right = st.columns([1, 2], gap="large")
     change = compression["vs plain BPE"].iloc[1]
     left.metric(f"Held-out tokens, SuperBPE at {result.vocab_size:,}", f"{found.heldout_super:,}",
                 delta=f"{change:+.1%} vs plain BPE", delta_color="inverse")
-    left.caption(f"Plain BPE with {found.plain.tokenizer.vocab_size:,} tokens of vocabulary needs "
-                 f"{found.heldout_plain:,}.")
+    left.caption(widgets.md_escape(
+        f"Plain BPE with {found.plain.tokenizer.vocab_size:,} tokens of vocabulary needs {found.heldout_plain:,}. "
+        f"Both trained on {found.title} ({models.size_label(found.train_bytes)}, the first 90 %) and measured "
+        f"on its last 10 % ({models.size_label(found.heldout_bytes)}), which neither saw."
+    ))
     right.plotly_chart(figures.superword_curve_figure(found.plain, result), key="bt_super_chart", config=CHART_CONFIG)
     st.dataframe(compression, key="bt_compression_table", column_config={
         "tokens": st.column_config.NumberColumn("held-out tokens", format="localized"),
         "bytes / token": st.column_config.NumberColumn(format="%.2f"),
         "vs plain BPE": st.column_config.NumberColumn(format="percent")})
-    if text:
-        _text_under_both(text, found, show_whitespace=show_whitespace)
+    _explain(SUPERWORDS_IDEA, "Superwords: the idea and its cost")
     superword_table(result)
 
 
