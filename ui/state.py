@@ -194,3 +194,62 @@ def chat_defaults() -> dict[str, Any]:
         CF_FORMATS: list(FORMATS),
         CF_SHOW_WHITESPACE: True,
     }
+
+
+# -- Beyond fixed tokenizers (pages/8_Beyond_tokenizers.py) -----------------------------------------
+# Owned by that page; its widgets all carry the "bt_" prefix.
+BT_VIEW = "bt_view"  # "bytes", "patches" or "superwords"
+BT_TEXT = "bt_text"  # the user's text, shared by the three views
+BT_TOKENIZERS = "bt_tokenizers"  # registry keys compared with bytes, patches and superwords
+BT_SHOW_WHITESPACE = "bt_show_whitespace"
+BT_NGRAM_CORPUS = "bt_ngram_corpus"  # entropy-model form: a key of ui.beyond.models.ngram_corpus_options()
+BT_NGRAM_ORDER = "bt_ngram_order"  # entropy-model form: n-gram order, 1 to core.byte_ngram.MAX_ORDER
+BT_NGRAM_APPLIED = "bt_ngram_applied"  # the settings of the model shown (ui.beyond.models.NgramSettings)
+BT_NGRAM_ERROR = "bt_ngram_error"  # why the last "Train" did not train, or ""
+BT_RULE = "bt_rule"  # a key of core.patches.RULES
+BT_THRESHOLD_GLOBAL = "bt_threshold_global"  # θ of the global rule, bits
+BT_THRESHOLD_RELATIVE = "bt_threshold_relative"  # θ of the relative rule, bits
+BT_WHOLE_CHARS = "bt_whole_chars"  # patches end only between characters
+BT_PARALLEL = "bt_parallel"  # the parallel text across languages: "pud" or "builtin"
+BT_SUPER_CORPUS = "bt_super_corpus"  # superword form: a catalog key
+BT_SUPER_VOCAB = "bt_super_vocab"  # superword form: final vocabulary size
+BT_SUPER_TRANSITION = "bt_super_transition"  # superword form: vocabulary size where stage 2 starts
+BT_SUPER_APPLIED = "bt_super_applied"  # the settings of the model shown (ui.beyond.models.SuperSettings)
+BT_SUPER_ERROR = "bt_super_error"  # why the last "Train" did not train, or ""
+
+BT_DEFAULT_TEXT = (
+    "In order to understand the meaning of the text, the model reads it piece by piece: the common "
+    "words of the language are predictable, but a rare name such as Daenerys Targaryen is not."
+)
+
+def beyond_defaults() -> dict[str, Any]:
+    """The page's keys and defaults. With the data folder it opens on richer corpora (PUD in 21
+    languages for the entropy model, the novel Botchan for superwords); without it, on built-in text."""
+    from core import parallel  # lazily: only this page needs to look at the data folder
+
+    data = parallel.pud_available()
+    return {
+        BT_VIEW: "patches",
+        BT_TEXT: BT_DEFAULT_TEXT,
+        BT_TOKENIZERS: ["gpt2", "cl100k_base", "o200k_base"],
+        BT_SHOW_WHITESPACE: False,
+        BT_NGRAM_CORPUS: "pud_mix" if data else "samples",
+        BT_NGRAM_ORDER: 5,
+        BT_NGRAM_APPLIED: None,
+        BT_NGRAM_ERROR: "",
+        BT_RULE: "global",
+        BT_THRESHOLD_GLOBAL: 3.5,
+        BT_THRESHOLD_RELATIVE: 1.0,
+        BT_WHOLE_CHARS: True,
+        BT_PARALLEL: "pud" if data else "builtin",
+        BT_SUPER_CORPUS: "botchan_en" if data else "sample_essay_en",
+        BT_SUPER_VOCAB: 4000 if data else 600,
+        BT_SUPER_TRANSITION: 3000 if data else 450,
+        BT_SUPER_APPLIED: None,
+        BT_SUPER_ERROR: "",
+    }
+
+
+def init_beyond() -> None:
+    """``init`` with the page's defaults (``keep_declared`` keeps them across views and pages)."""
+    init(beyond_defaults())

@@ -25,11 +25,12 @@ of a real tokenizer's merges (``core.bpe.replay``), export and saving (``core.bp
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Literal
 
+import numpy as np
 import regex
 
 from core.bpe.history import NEVER, History, Merges, build_tokens, byte_owners, merge_lowest_first
@@ -55,6 +56,7 @@ _PROGRESS_CALLS = 100  # progress is reported about this many times, not once pe
 # Up to this many units a pre-token is merged by rescanning its pairs once per rank (fastest for the
 # short words of real text); longer ones go through the O(n log n) heap of core.bpe.history.
 _SCAN_UNITS = 48
+_SPELL_SCAN_UNITS = 12  # the same trade-off in _spell, where parts are many and unlike one another
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +389,7 @@ def train(
     min_count: int = 1,
     progress: Callable[[int, int], None] | None = None,
     name: str | None = None,
+    start_merges: Sequence[tuple[int, int]] = (),
 ) -> BPEResult:
     """Learn BPE merges from ``corpus``: give ``vocab_size`` or ``num_merges``.
 
@@ -398,6 +401,12 @@ def train(
     largest ``(left, right)`` as minbpe's ``max`` by ``(count, pair)`` does. Training stops early,
     and says why, when no pair occurs ``min_count`` times. ``progress(done, total)`` is called about
     a hundred times, not once per merge. Lone surrogates in ``corpus`` are read as U+FFFD.
+
+    ``start_merges`` (byte mode) continues training after merges learned before, possibly with
+    another pattern (SuperBPE's second stage, ``core.superbpe``): each chunk starts as its ids once
+    those merges are applied, lowest rank first, as ``encode`` applies them; the new merges' ranks and
+    ids follow them. ``vocab_size`` counts every token; the trace holds only the new merges and
+    ``initial_tokens`` is the corpus after the start merges; the tokenizer holds all merges.
 
     >>> result = train("low low low lower", num_merges=2, mode="char")
     >>> [piece_label(step.piece) for step in result.trace]
@@ -411,14 +420,18 @@ def train(
         raise ValueError("top_k must be at least 1")
     if min_count < 1:
         raise ValueError("min_count must be at least 1")
+    start = _start(start_merges, mode, pattern, vocab_size)
     if mode == "byte":
-        _merges_wanted(vocab_size, num_merges, mode, 256)  # fail fast, before reading the corpus
+        _merges_wanted(vocab_size, num_merges, mode, start.vocab_size)  # fail fast, before reading the corpus
     counted, alphabet = _count_words(without_surrogates(corpus), mode, pattern)
     if not counted:
         raise ValueError("the corpus is empty: give it some text to learn merges from")
-    base = 256 if mode == "byte" else len(alphabet) + 1
+    base = start.vocab_size if mode == "byte" else len(alphabet) + 1
     merges_wanted = _merges_wanted(vocab_size, num_merges, mode, base)
-    if mode == "byte":
+    if mode == "byte" and start.merges:
+        words = _spell(start, counted)
+        pieces = list(start.vocab)
+    elif mode == "byte":
         words = [chunk.encode().decode("latin-1") for chunk in counted]  # one character per byte
         pieces = [bytes([i]) for i in range(256)]
     else:
@@ -427,7 +440,8 @@ def train(
         pieces = [UNK.encode()] + [s.encode() for s in alphabet]
     counts = PairCounts(words, list(counted.values()), tie_break=tie_break)
     trace = _run_merges(
-        counts, merges_wanted, first_id=base, pieces=pieces, top_k=top_k, min_count=min_count, progress=progress
+        counts, merges_wanted, first_id=base, first_rank=len(start.merges), pieces=pieces, top_k=top_k,
+        min_count=min_count, progress=progress,
     )
     stop_reason = None
     if len(trace) < merges_wanted:
@@ -437,7 +451,8 @@ def train(
             f"(vocabulary {base + len(trace):,} instead of {base + merges_wanted:,})"
         )
     tokenizer = BPETokenizer(
-        merges=[(s.left, s.right) for s in trace], mode=mode, pattern=pattern, alphabet=alphabet, name=name
+        merges=[*start.merges, *((s.left, s.right) for s in trace)], mode=mode, pattern=pattern,
+        alphabet=alphabet, name=name,
     )
     return BPEResult(tokenizer, tuple(trace), stop_reason is not None, stop_reason, tie_break, counts.initial_tokens)
 
@@ -447,29 +462,82 @@ def _run_merges(
     merges_wanted: int,
     *,
     first_id: int,
+    first_rank: int = 0,
     pieces: list[bytes],
     top_k: int,
     min_count: int,
     progress: Callable[[int, int], None] | None,
 ) -> list[MergeStep]:
-    """Merge the best pair ``merges_wanted`` times, or until none occurs ``min_count`` times."""
+    """Merge the best pair ``merges_wanted`` times, or until none occurs ``min_count`` times.
+
+    The ``i``-th merge gets rank ``first_rank + i`` and id ``first_id + i``.
+    """
     trace: list[MergeStep] = []
     every = max(1, merges_wanted // _PROGRESS_CALLS)
-    for rank in range(merges_wanted):
+    for i in range(merges_wanted):
         top = counts.leaders(top_k)
         if not top or top[0][2] < min_count:
             break
         left, right, count = top[0]
-        new_id = first_id + rank
+        new_id = first_id + i
         tied = counts.histogram[count]
         counts.merge(left, right, new_id, count)
         pieces.append(pieces[left] + pieces[right])
-        trace.append(MergeStep(rank, left, right, new_id, pieces[-1], count, tied, tuple(top), counts.tokens))
-        if progress is not None and (rank + 1) % every == 0:
-            progress(rank + 1, merges_wanted)
+        trace.append(
+            MergeStep(first_rank + i, left, right, new_id, pieces[-1], count, tied, tuple(top), counts.tokens)
+        )
+        if progress is not None and (i + 1) % every == 0:
+            progress(i + 1, merges_wanted)
     if progress is not None:
         progress(merges_wanted, merges_wanted)
     return trace
+
+
+def _start(
+    start_merges: Sequence[tuple[int, int]], mode: Mode, pattern: str, vocab_size: int | None
+) -> BPETokenizer:
+    """The tokenizer training continues from: bytes alone, or bytes and ``start_merges``."""
+    if start_merges and mode != "byte":
+        raise ValueError("start_merges works in byte mode only")
+    start = BPETokenizer(merges=start_merges, pattern=pattern) if mode == "byte" else BPETokenizer(merges=())
+    if start.merges and vocab_size is not None and vocab_size < start.vocab_size:
+        raise ValueError(
+            f"vocab_size must be at least {start.vocab_size:,}: the bytes and the start merges already make "
+            f"{start.vocab_size:,} tokens"
+        )
+    return start
+
+
+def _spell(start: BPETokenizer, chunks: Iterable[str]) -> list[str]:
+    """Each chunk as its ids once ``start``'s merges apply to it whole, lowest rank first (as
+    ``_merge_ids``), spelled one character per id for ``PairCounts``.
+
+    Subtle: fast on long chunks (SuperBPE's lines) because a chunk is first cut between bytes ``a`` and
+    ``b`` that sit next to each other in no token of the vocabulary. No merge can cross such a cut (the
+    token it made would hold ``a`` next to ``b``), so the parts merge independently, and equal parts
+    (with the GPT-2 pattern's merges: a word and the space before it, mostly) are merged once.
+    """
+    joined = np.zeros(1 << 16, dtype=bool)  # a << 8 | b -> some token holds byte a right before byte b
+    for token in start.vocab[256:]:
+        joined[[a << 8 | b for a, b in zip(token, token[1:], strict=False)]] = True
+    memo: dict[bytes, str] = {}
+    words = []
+    for chunk in chunks:
+        data = chunk.encode()
+        array = np.frombuffer(data, dtype=np.uint8).astype(np.int64)
+        cuts = [0, *(np.flatnonzero(~joined[array[:-1] << 8 | array[1:]]) + 1).tolist(), len(data)]
+        parts = []
+        for begin, end in zip(cuts, cuts[1:], strict=False):
+            part = data[begin:end]
+            spelled = memo.get(part)
+            if spelled is None:
+                ids = list(part)
+                # the rescan suits a word; longer runs (Chinese, Japanese: no spaces to cut at) take the heap
+                merged = start._merge_ids(ids) if len(ids) <= _SPELL_SCAN_UNITS else start._merge_steps(ids)[0]
+                spelled = memo[part] = "".join(map(chr, merged))
+            parts.append(spelled)
+        words.append("".join(parts))
+    return words
 
 
 def _count_words(corpus: str, mode: Mode, pattern: str) -> tuple[Counter[str], tuple[str, ...]]:

@@ -1,0 +1,320 @@
+"""The models and measurements of "Beyond fixed tokenizers", trained or computed once and cached.
+
+- ``entropy_model(settings)``: a byte n-gram model (``core.byte_ngram``) trained on a corpus, with
+  its cross-entropy on held-out text. ``superword_models(settings)``: plain BPE and SuperBPE
+  (``core.superbpe``) at the same vocabulary size, with their token counts on held-out text.
+  Both live in one process-wide ``ModelStore`` each (an ``st.cache_resource``), keyed by frozen
+  settings. Subtle: the store, not the training function, is the cached resource, so the progress
+  bar is drawn outside any cached function and never replayed.
+- ``text_entropy``, ``language_entropies`` and ``token_count`` are ``st.cache_data``: arrays and
+  ints, cheap to copy; the model is passed unhashed (``_model``) next to the settings that name it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from core import bpe, byte_ngram, corpora, parallel, superbpe
+from core.fetch.sources import SourceUnavailable
+from core.metrics import text_counts
+from ui import cache
+
+SAMPLES, PUD_MIX = "samples", "pud_mix"
+SAMPLE_KEYS = ("sample_essay_en", "sample_mercado_es", "sample_python")  # not the multilingual one: it is measured
+MAX_VOCAB = 20_000  # beyond this a superword run takes long on the larger corpora
+HELDOUT = 0.1  # the last tenth of a corpus is held out (core.corpora.split_heldout)
+
+
+class ModelStore:
+    """Values by frozen settings, the most recent ``max_items`` kept; made once even when two
+    sessions ask at once (one lock per settings)."""
+
+    def __init__(self, max_items: int = 6) -> None:
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._locks: dict[Any, threading.Lock] = {}
+        self._guard = threading.Lock()
+        self._max = max_items
+
+    def peek(self, key: Any) -> Any | None:
+        with self._guard:
+            return self._items.get(key)
+
+    def get(self, key: Any, make: Callable[[], Any]) -> Any:
+        with self._guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            found = self.peek(key)
+            if found is None:
+                found = make()
+                with self._guard:
+                    self._items[key] = found
+                    while len(self._items) > self._max:
+                        old, _ = self._items.popitem(last=False)
+                        self._locks.pop(old, None)
+            return found
+
+
+@st.cache_resource(show_spinner=False)
+def ngram_store() -> ModelStore:
+    return ModelStore()
+
+
+@st.cache_resource(show_spinner=False)
+def superword_store() -> ModelStore:
+    return ModelStore()
+
+
+# -- the entropy model ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NgramSettings:
+    """What one entropy model is trained on: hashable, so it keys the store."""
+
+    corpus: str
+    order: int
+
+
+@dataclass(frozen=True, eq=False)
+class EntropyModel:
+    """A trained byte n-gram model, what it was trained on, and how well it predicts held-out text."""
+
+    settings: NgramSettings
+    model: byte_ngram.ByteNgramModel
+    title: str
+    heldout_title: str
+    heldout_bytes: int
+    bits_per_byte: float  # mean surprisal on the held-out text
+
+    def describe(self) -> str:
+        grams = self.model.levels[-1].n_grams
+        return (
+            f"order-{self.model.order} byte n-gram ({self.model.order - 1} bytes of context, interpolated "
+            f"Kneser-Ney) trained on {self.title}: {size_label(self.model.trained_bytes)}, {grams:,} distinct "
+            f"{self.model.order}-grams; {self.bits_per_byte:.2f} bits per byte on {self.heldout_title}"
+        )
+
+
+def size_label(n_bytes: int) -> str:
+    """``8.6 kB``, ``2.71 MB``."""
+    return f"{n_bytes / 1e6:,.2f} MB" if n_bytes >= 1_000_000 else f"{n_bytes / 1000:,.1f} kB"
+
+
+def ngram_corpus_options() -> dict[str, str]:
+    """Corpus choices for the entropy model, key → label."""
+    options = {
+        SAMPLES: "Built-in essays and code (English, Spanish, Python; 9 kB)",
+        PUD_MIX: "PUD sentences in 21 languages (2.7 MB; the measured ones left out)",
+    }
+    for item in corpora.catalog():
+        if item.group == "Public corpora" and not item.key.startswith("pud:"):
+            options[item.key] = f"{item.title} ({item.size_bytes / 1e6:,.1f} MB)"
+    return options
+
+
+def _ngram_texts(corpus: str) -> tuple[str, str, str, str]:
+    """``(training text, held-out text, title, held-out title)`` for an entropy-model corpus."""
+    options = ngram_corpus_options()
+    if corpus == PUD_MIX:
+        heldout = "\n".join(t.text for t in parallel.pud_texts())
+        return parallel.pud_training_text(), heldout, "PUD (21 languages)", "the measured PUD sentences"
+    if corpus == SAMPLES:
+        text = "\n".join(corpora.load_corpus(key) for key in SAMPLE_KEYS)
+    elif corpus in options:
+        text = corpora.load_corpus(corpus)
+    else:
+        raise ValueError(f"no corpus called {corpus!r}; pick one from the list")
+    train, heldout = corpora.split_heldout(text, HELDOUT)
+    title = options[corpus].rpartition(" (")[0] if corpus != SAMPLES else "the built-in essays and code"
+    return train, heldout, f"{title} (first 90 %)", "its last 10 %"
+
+
+def entropy_model(settings: NgramSettings) -> EntropyModel:
+    """The model for ``settings``: from the store, or trained now under a progress bar.
+
+    Raises ``ValueError`` with one sentence to show when the corpus cannot be had or is too short.
+    """
+    store = ngram_store()
+    found = store.peek(settings)
+    if found is not None:
+        return found
+    slot = st.empty()
+    bar = slot.progress(0.0, text="Loading the corpus …")
+
+    def make() -> EntropyModel:
+        try:
+            train, heldout, title, heldout_title = _ngram_texts(settings.corpus)
+        except SourceUnavailable as exc:
+            raise ValueError(str(exc)) from None
+
+        def progress(done: int, total: int) -> None:
+            bar.progress(done / total, text=f"Counting n-grams: {done} of {total} steps")
+
+        model = byte_ngram.train(train, order=settings.order, progress=progress)
+        held = heldout.encode()
+        bits = float(model.surprisal(held).mean()) if held else float("nan")
+        return EntropyModel(settings, model, title, heldout_title, len(held), bits)
+
+    try:
+        return store.get(settings, make)
+    finally:
+        slot.empty()
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def text_entropy(settings: NgramSettings, text: str, _model: byte_ngram.ByteNgramModel) -> np.ndarray:
+    """The entropy of the next byte at every byte of ``text`` under the model ``settings`` names."""
+    return _model.entropy(text.encode())
+
+
+@dataclass(frozen=True)
+class LanguageText:
+    """One language of the parallel text and the entropy at each of its bytes."""
+
+    code: str
+    name: str
+    text: str
+    entropy: np.ndarray
+
+
+PARALLEL_SOURCES = {"pud": "PUD, 21 languages", "builtin": "built-in sentence, 17 languages"}
+
+
+def parallel_sources() -> list[str]:
+    """The parallel texts on offer: PUD when the data folder is there, and always the built-in one."""
+    return ["pud", "builtin"] if parallel.pud_available() else ["builtin"]
+
+
+def parallel_texts(source: str) -> tuple[str, list[parallel.ParallelText]]:
+    """A description and the texts of ``source`` (a key of ``PARALLEL_SOURCES``)."""
+    if source == "pud":
+        try:
+            texts = parallel.pud_texts()
+        except SourceUnavailable as exc:
+            raise ValueError(str(exc)) from None
+        return f"the first {parallel.PUD_MEASURED} PUD sentences of each language ({corpora.PUD_NOTICE})", texts
+    return "the built-in sentence (data/samples/multilingual_mix.txt)", parallel.builtin_texts()
+
+
+@st.cache_data(show_spinner=False, max_entries=8)
+def language_entropies(
+    settings: NgramSettings, source: str, _model: byte_ngram.ByteNgramModel
+) -> tuple[str, list[LanguageText]]:
+    """Every language of the parallel text ``source`` with its per-byte entropy under the model."""
+    description, texts = parallel_texts(source)
+    return description, [LanguageText(t.code, t.name, t.text, _model.entropy(t.text.encode())) for t in texts]
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def token_count(key: str, text: str) -> int:
+    """Tokens of ``text`` under the (already loaded) registry tokenizer ``key``, as the counts table
+    counts them (tokens the tokenizer adds on its own, such as BOS, left out)."""
+    tokenizer = cache.tokenizer_store().get(key)
+    if isinstance(tokenizer, cache.Unavailable):
+        raise ValueError(f"{tokenizer.name} is unavailable: {tokenizer.reason}")
+    return text_counts(text, tokenizer.encode(text)).tokens
+
+
+# -- superwords ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SuperSettings:
+    """What one superword run trains on and to which sizes."""
+
+    corpus: str
+    vocab_size: int
+    transition: int
+
+
+@dataclass(frozen=True, eq=False)
+class SuperwordModels:
+    """Plain BPE and SuperBPE trained on the same text to the same size, measured on held-out text."""
+
+    settings: SuperSettings
+    title: str
+    train_bytes: int
+    heldout: str
+    plain: bpe.BPEResult  # plain BPE at SuperBPE's vocabulary size
+    super: superbpe.SuperBPEResult
+    heldout_plain: int  # tokens of the held-out text, plain BPE at the full vocabulary
+    heldout_super: int  # … SuperBPE at the full vocabulary
+    heldout_transition: int  # … plain BPE at the transition (where stage 2 starts)
+
+    @property
+    def heldout_bytes(self) -> int:
+        return len(self.heldout.encode())
+
+
+def super_corpus_options() -> dict[str, str]:
+    """Corpus choices for superwords, key → label: the catalog without the non-English PUD files."""
+    return {
+        item.key: f"{item.title} ({item.size_bytes / 1000:,.0f} kB)"
+        for item in corpora.catalog()
+        if not item.key.startswith("pud:") or item.key == "pud:en"
+    }
+
+
+def check_super_settings(corpus: str, vocab_size: int, transition: int) -> SuperSettings:
+    """Settings from the form, or ``ValueError`` saying what to change."""
+    if not 257 <= vocab_size <= MAX_VOCAB:
+        raise ValueError(f"Pick a vocabulary size between 257 and {MAX_VOCAB:,} (asked: {vocab_size:,}).")
+    if not 256 <= transition <= vocab_size:
+        raise ValueError(
+            f"The transition must lie between 256 (bytes only) and the vocabulary size {vocab_size:,} "
+            f"(asked: {transition:,})."
+        )
+    if corpus not in super_corpus_options():
+        raise ValueError(f"No corpus called {corpus!r}; pick one from the list.")
+    return SuperSettings(corpus, int(vocab_size), int(transition))
+
+
+def superword_models(settings: SuperSettings) -> SuperwordModels:
+    """Both tokenizers for ``settings``: from the store, or trained now under a progress bar."""
+    store = superword_store()
+    found = store.peek(settings)
+    if found is not None:
+        return found
+    slot = st.empty()
+    bar = slot.progress(0.0, text="Loading the corpus …")
+
+    def make() -> SuperwordModels:
+        try:
+            text = corpora.load_corpus(settings.corpus)
+        except SourceUnavailable as exc:
+            raise ValueError(str(exc)) from None
+        train, heldout = corpora.split_heldout(text, HELDOUT)
+
+        def plain_progress(done: int, total: int) -> None:
+            bar.progress(0.5 * done / max(total, 1), text=f"Plain BPE: {done:,} of {total:,} merges")
+
+        def super_progress(done: int, total: int) -> None:
+            bar.progress(0.5 + 0.45 * done / max(total, 1), text=f"SuperBPE: {done:,} of {total:,} merges")
+
+        plain = bpe.train(train, vocab_size=settings.vocab_size, progress=plain_progress)
+        result = superbpe.train(
+            train, vocab_size=settings.vocab_size, transition=settings.transition, stage1=plain,
+            progress=super_progress,
+        )
+        bar.progress(0.95, text="Measuring the held-out text …")
+        # subtle: when stage 2 runs out of pairs, compare with plain BPE cut at SuperBPE's actual size
+        largest = plain.tokenizer.vocab_size  # plain BPE too can stop early on a tiny corpus
+        plain_at_size = superbpe.plain_prefix(plain, min(result.vocab_size, largest))
+        at_transition = superbpe.plain_prefix(plain, min(result.transition, largest))
+        return SuperwordModels(
+            settings, corpora.entry(settings.corpus).title, len(train.encode()), heldout, plain_at_size, result,
+            len(plain_at_size.tokenizer.encode_ids(heldout)), len(result.tokenizer.encode_ids(heldout)),
+            len(at_transition.tokenizer.encode_ids(heldout)),
+        )
+
+    try:
+        return store.get(settings, make)
+    finally:
+        slot.empty()
