@@ -39,6 +39,7 @@ if isinstance(tokenizer, inside.cache.Unavailable):
     st.stop()
 
 st.markdown(f"### {widgets.md_escape(tokenizer.name)}")
+st.caption(widgets.md_escape(f"{tokenizer.algorithm} · {tokenizer.family}"))
 if getattr(tokenizer, "attribution", None):
     st.caption(widgets.md_escape(f"{tokenizer.attribution} · licence: {tokenizer.license}"))
 

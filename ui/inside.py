@@ -21,7 +21,7 @@ from core.pretrained.adapter import UNICODE_TO_BYTE
 from core.types import Token
 from ui import cache, uploads
 from ui.figures import ALGORITHM_COLORS
-from ui.spans import WHITESPACE_MARKS
+from ui.spans import WHITESPACE_MARKS, printable
 from ui.widgets import md_escape
 
 SCRIPT_COLOR = "#1f4e9c"
@@ -74,7 +74,16 @@ def readable_piece(piece: str, style: str) -> str:
     """
     if style == "bytelevel" and all(c in UNICODE_TO_BYTE for c in piece):
         return bytes(UNICODE_TO_BYTE[c] for c in piece).decode("utf-8", "backslashreplace")
-    return piece.replace("\u2581", " ")
+    return piece.replace("\u2581", " ").removeprefix("##" if style == "wordpiece" else "\0")
+
+
+def shown_piece(piece: str, style: str) -> str:
+    """``readable_piece`` with its whitespace visible (· for a space, ↵ for a line break), for tables.
+
+    >>> shown_piece("ĠĠ", "bytelevel")
+    '··'
+    """
+    return printable(readable_piece(piece, style).encode())
 
 
 def style_of(tokenizer: Any) -> str:
@@ -119,13 +128,13 @@ def scripts_figure(facts: anatomy.Facts) -> go.Figure:
         "type": "bar", "orientation": "h", "x": frame["tokens"].tolist(), "y": frame["script"].tolist(),
         "marker": {"color": colors}, "customdata": (frame["share"] * 100).round(1).tolist(),
         "hovertemplate": "%{y}: %{x:,} tokens (%{customdata}%)<extra></extra>",
-        "text": [f"{share:.1%}" for share in frame["share"]], "textposition": "outside",
+        "text": [f"{share:.1%}" for share in frame["share"]], "textposition": "outside", "cliponaxis": False,
     }
     layout = {
         "title": {"text": f"{top['share']:.0%} of {facts.name}'s tokens are {top['script']}"},
         "xaxis": {"title": {"text": "tokens in the vocabulary"}, "tickformat": ",d"},
         "yaxis": {"autorange": "reversed"}, "height": 120 + 26 * len(frame),
-        "margin": {"l": 10, "r": 40, "t": 50, "b": 10}, "font": {"size": 15}, "showlegend": False,
+        "margin": {"l": 10, "r": 60, "t": 50, "b": 10}, "font": {"size": 15}, "showlegend": False,
     }
     return go.Figure({"data": [bars], "layout": layout})
 
@@ -199,7 +208,7 @@ def identify_upload(key: str) -> anatomy.Match | None:
 
 
 def _code_pairs(pairs: Sequence[tuple[str, str]], style: str) -> list[tuple[str, str, str]]:
-    return [(left, right, readable_piece(left + right, style)) for left, right in pairs]
+    return [(left, right, shown_piece(left + right, style)) for left, right in pairs]
 
 
 def draw_facts(key: str, tokenizer: Any) -> None:
@@ -208,10 +217,13 @@ def draw_facts(key: str, tokenizer: Any) -> None:
         facts = facts_for(key)
     style = style_of(tokenizer)
     a, b, c, d = st.columns(4)
-    a.metric("algorithm", facts.algorithm)
-    b.metric("vocabulary", f"{facts.vocab_size:,}")
-    c.metric("special tokens", f"{len(facts.special_tokens):,}")
-    d.metric("added tokens", f"{len(facts.added_tokens):,}", help="matched in the text as written, not special")
+    a.metric("vocabulary", f"{facts.vocab_size:,}")
+    b.metric("special tokens", f"{len(facts.special_tokens):,}")
+    c.metric("added tokens", f"{len(facts.added_tokens):,}", help="matched in the text as written, not special")
+    if facts.merges_total is not None:
+        d.metric("merges", f"{facts.merges_total:,}")
+    else:
+        d.metric("scored pieces" if facts.highest_scored else "pieces", f"{facts.vocab_size - len(facts.special_tokens):,}")
     if uploads.is_uploaded(key):
         with st.spinner("Comparing with the registry …"):
             match = identify_upload(key)
@@ -224,6 +236,8 @@ def draw_facts(key: str, tokenizer: Any) -> None:
             st.caption(md_escape(note))
     st.caption(md_escape(f"source: {tokenizer.source}"))
     st.dataframe(settings_frame(facts), hide_index=True, width="stretch")
+    if facts.patterns:
+        st.caption("The pre-tokenizer's regular expression" + ("s, in order" if len(facts.patterns) > 1 else ""))
     for pattern in facts.patterns:
         st.code(pattern, language=None, wrap_lines=True)
     left, right = st.columns(2, gap="medium")
@@ -237,8 +251,8 @@ def draw_facts(key: str, tokenizer: Any) -> None:
     left, right = st.columns([2, 3], gap="medium")
     with left:
         st.markdown("**Longest tokens**")
-        longest = [(readable_piece(piece, style), size) for piece, size in facts.longest]
-        st.dataframe(pairs_frame(longest, ["token (as text)", "bytes"]), height=300, width="stretch")
+        longest = [(size, shown_piece(piece, style)) for piece, size in facts.longest]
+        st.dataframe(pairs_frame(longest, ["bytes", "token (as text)"]), height=300, width="stretch")
     with right:
         st.plotly_chart(scripts_figure(facts), width="stretch", key=f"it_scripts_{key}")
         st.download_button("Scripts (CSV)", scripts_frame(facts).to_csv(index=False), file_name="scripts.csv",

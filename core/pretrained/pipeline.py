@@ -43,6 +43,7 @@ class Pipeline:
     tokens: tuple[Token, ...]  # the model's tokens, offsets into ``text``
     pieces: tuple[str, ...]  # each token's vocabulary string
     added: tuple[Token, ...]  # what the post-processor put around them
+    encoded: tuple[Token, ...]  # all of them in the order encode returns them
     decoded: str
     losses: tuple[str, ...]  # why decode(encode(text)) != text; () when it round-trips
     truncated: bool = False
@@ -72,7 +73,7 @@ def run(tokenizer: Any, text: str) -> Pipeline:
     return Pipeline(
         text=text, normalized=normalized, normalizer=normalizer, changes=changed_ranges(text, normalized),
         pre_tokens=tuple(pre_tokens), pre_tokenizer=pre_note, tokens=tokens,
-        pieces=tuple(tokenizer.piece(t.id) for t in tokens), added=added, decoded=decoded,
+        pieces=tuple(tokenizer.piece(t.id) for t in tokens), added=added, encoded=tuple(everything), decoded=decoded,
         losses=losses(text, normalized, decoded, tokens), truncated=truncated,
     )
 
@@ -140,10 +141,11 @@ def losses(text: str, normalized: str, decoded: str, tokens: tuple[Token, ...]) 
     if unknown:
         lost = "".join(dict.fromkeys(text[t.start : t.end] for t in unknown))[:20]
         found.append(f"{len(unknown):,} unknown token{'s' if len(unknown) != 1 else ''}: {lost!r} lost")
-    if _WHITESPACE.findall(text) != _WHITESPACE.findall(decoded):
-        found.append("whitespace changed: runs of spaces, tabs or line breaks collapsed, trimmed or moved")
-    elif "".join(text.split()) == "".join(decoded.split()) and not found:
-        found.append("spaces moved: the decoder puts spaces where the text had none, or drops them")
+    spaces_in, spaces_out = _WHITESPACE.findall(text), _WHITESPACE.findall(decoded)
+    if len(spaces_out) > len(spaces_in):
+        found.append("spaces added: the decoder joins pieces with a space where the text had none")
+    elif spaces_in != spaces_out:
+        found.append("whitespace collapsed or trimmed: runs of spaces, tabs or line breaks came back shorter")
     if "\u2581" in text and "\u2581" not in decoded:
         found.append("▁ (U+2581) in the text is read as a space")
     if not found:

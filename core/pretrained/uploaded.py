@@ -313,10 +313,11 @@ def _read_vocab_txt(data: bytes, name: str, pattern: str):
         tokens = data.decode("utf-8").splitlines()
     except UnicodeDecodeError:
         raise UploadRejected(f"{name} is neither a tokenizer file nor UTF-8 text.") from None
-    if "[UNK]" not in tokens:
-        raise UploadRejected(
-            f"{name} is text but not a BERT vocab.txt (one token a line, with [UNK] among them)."
-        )
+    missing = [marker for marker in ("[UNK]", "[CLS]", "[SEP]") if marker not in tokens]
+    if len(missing) == 3:
+        raise UploadRejected(f"{name} is text but not a BERT vocab.txt (one token a line, with [UNK] among them).")
+    if missing:
+        raise UploadRejected(f"{name} looks like a BERT vocab.txt but lacks {' and '.join(missing)}.")
     lowercase = vocab_is_uncased(tokens)
     with tempfile.TemporaryDirectory(prefix="playground-upload-") as folder:
         path = Path(folder) / "vocab.txt"
