@@ -131,7 +131,8 @@ def scripts_figure(facts: anatomy.Facts) -> go.Figure:
         "text": [f"{share:.1%}" for share in frame["share"]], "textposition": "outside", "cliponaxis": False,
     }
     layout = {
-        "title": {"text": f"{top['share']:.0%} of {facts.name}'s tokens are {top['script']}"},
+        # subtle: plotly reads <b>, <br> and <a> in titles; a file name is the user's text
+        "title": {"text": f"{top['share']:.0%} of {html.escape(facts.name)}'s tokens are {top['script']}"},
         "xaxis": {"title": {"text": "tokens in the vocabulary"}, "tickformat": ",d"},
         "yaxis": {"autorange": "reversed"}, "height": 120 + 26 * len(frame),
         "margin": {"l": 10, "r": 60, "t": 50, "b": 10}, "font": {"size": 15}, "showlegend": False,
