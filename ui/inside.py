@@ -236,7 +236,7 @@ def draw_facts(key: str, tokenizer: Any) -> None:
         for note in upload.notes:
             st.caption(md_escape(note))
     st.caption(md_escape(f"source: {tokenizer.source}"))
-    st.dataframe(settings_frame(facts), hide_index=True, width="stretch")
+    st.table(settings_frame(facts).set_index("stage"))  # a table wraps the long pre-tokenizer lines
     if facts.patterns:
         st.caption("The pre-tokenizer's regular expression" + ("s, in order" if len(facts.patterns) > 1 else ""))
     for pattern in facts.patterns:
