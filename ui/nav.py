@@ -21,6 +21,7 @@ PAGES: tuple[tuple[str, str, str], ...] = (
     ("app.py", "Playground", "🔤"),
     ("pages/1_BPE_step_by_step.py", "BPE step by step", "🧩"),
     ("pages/8_Beyond_tokenizers.py", "Beyond fixed tokenizers", "🛸"),
+    ("pages/9_Inside_a_tokenizer.py", "Inside a tokenizer", "🔬"),
     ("pages/10_Chat_formats.py", "Chat formats", "💬"),
 )
 

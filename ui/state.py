@@ -253,3 +253,34 @@ def beyond_defaults() -> dict[str, Any]:
 def init_beyond() -> None:
     """``init`` with the page's defaults (``keep_declared`` keeps them across views and pages)."""
     init(beyond_defaults())
+# -- Uploaded tokenizers (ui/uploads.py) and Inside a tokenizer (pages/9_Inside_a_tokenizer.py) ----
+# Uploads belong to the browser session: the Playground's sidebar and the "Inside" page both add to
+# them, and every tokenizer picker lists them. Keys "pg_" (shared with the Playground) and "it_".
+UPLOADED_TOKENIZERS = "pg_uploaded_tokenizers"  # picker key ("upload:<sha256 prefix>") -> core Upload
+UPLOADED_RANK_FILES = "pg_uploaded_rank_files"  # picker key -> (bytes, file name) of .tiktoken uploads
+UPLOAD_PATTERN = "pg_upload_pattern"  # the pattern for rank files: a name in TIKTOKEN_PATTERNS or "Custom regex"
+UPLOAD_CUSTOM_PATTERN = "pg_upload_custom_pattern"
+UPLOAD_MESSAGE = "pg_upload_tokenizer_message"  # ("ok" | "error", one line) of the last tokenizer upload
+IT_TOKENIZER = "it_tokenizer"  # the tokenizer looked inside: a registry key or an upload's picker key
+IT_TEXT = "it_text"  # the pipeline's text
+IT_VIEW = "it_view"  # "facts" or "pipeline"
+IT_SHOW_WHITESPACE = "it_show_whitespace"
+
+IT_DEFAULT_TEXT = "Héllo World!  Ｔｏｋｅｎｉｚｅｒｓ split 2026 words: 日本語 🙂"
+
+
+def upload_defaults() -> dict[str, Any]:
+    """The uploads' keys (fresh containers each call) and the Inside page's picker, which an upload sets."""
+    return {
+        UPLOADED_TOKENIZERS: {},
+        UPLOADED_RANK_FILES: {},
+        UPLOAD_PATTERN: "GPT-2",
+        UPLOAD_CUSTOM_PATTERN: r"""'s|'t| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+""",
+        UPLOAD_MESSAGE: None,
+        IT_TOKENIZER: "cl100k_base",
+    }
+
+
+def init_inside() -> None:
+    """``init`` with the Inside page's defaults (and the uploads')."""
+    init(upload_defaults() | {IT_TEXT: IT_DEFAULT_TEXT, IT_VIEW: "facts", IT_SHOW_WHITESPACE: True})

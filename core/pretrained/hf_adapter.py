@@ -9,13 +9,14 @@ GPT-2's printable stand-ins back to bytes.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from core.pretrained.adapter import UNICODE_TO_BYTE, PretrainedTokenizer
 from core.textio import without_surrogates
-from core.types import ADDED, SPECIAL, TEXT, UNKNOWN, Token
+from core.types import ADDED, BYTE_FALLBACK, SPECIAL, TEXT, UNKNOWN, Token
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 STYLES = ("wordpiece", "metaspace", "bytelevel")
 _UNKNOWN_STRINGS = ("[UNK]", "<unk>")
+_BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")  # a BPE model's byte_fallback piece (Llama 2, Gemma)
 
 
 class HFTokenizer(PretrainedTokenizer):
@@ -39,7 +41,8 @@ class HFTokenizer(PretrainedTokenizer):
     ) -> None:
         if style not in STYLES:
             raise ValueError(f"style must be one of {STYLES}, not {style!r}")
-        specials = {t.content: i for i, t in tokenizer.get_added_tokens_decoder().items() if t.special}
+        added_tokens = tokenizer.get_added_tokens_decoder()
+        specials = {t.content: i for i, t in added_tokens.items() if t.special}
         super().__init__(
             spec, source=source, special_tokens=specials, lossless=lossless,
             vocab_size=tokenizer.get_vocab_size(with_added_tokens=True),
@@ -47,6 +50,10 @@ class HFTokenizer(PretrainedTokenizer):
         self._tok = tokenizer
         self._style = style
         self._unknown = frozenset(specials[s] for s in _UNKNOWN_STRINGS if s in specials)
+        # subtle: an added token that is not special ("<think>", DeepSeek's "<｜User｜>") is matched in
+        # the text as it is written, never spelled in the model's alphabet: its bytes are its text
+        self._added_text = frozenset(t.content for t in added_tokens.values() if not t.special)
+        self._byte_fallback = bool(getattr(tokenizer.model, "byte_fallback", False))
         self._lock = threading.Lock()
 
     def _encoding(self, text: str, *, allow_special: bool, add_special_tokens: bool = True):
@@ -69,6 +76,8 @@ class HFTokenizer(PretrainedTokenizer):
                 tokens.append(Token(i, string.encode(), at, at, ADDED))
             elif i in self._unknown:
                 tokens.append(Token(i, b"", start, end, UNKNOWN))
+            elif self._byte_fallback and (byte := _BYTE_PIECE.fullmatch(string)):
+                tokens.append(Token(i, bytes([int(byte.group(1), 16)]), start, end, BYTE_FALLBACK))
             elif allow_special and i in special_ids:
                 # subtle: XLM-R's <mask> takes the space before it (lstrip): the offsets keep it
                 tokens.append(Token(i, self.piece(i).encode(), start, end, SPECIAL))
@@ -79,6 +88,8 @@ class HFTokenizer(PretrainedTokenizer):
         return tokens
 
     def _bytes(self, string: str, text: str, start: int, *, first: bool) -> bytes:
+        if string in self._added_text:
+            return string.encode()
         if self._style == "wordpiece":
             return string.removeprefix("##").encode()
         if self._style == "bytelevel":

