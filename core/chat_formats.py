@@ -83,7 +83,7 @@ FORMATS: dict[str, ChatFormat] = {
         "cl100k_im example. How the API writes tool calls is not published; shown here as the call's JSON.",
     ),
     "harmony": ChatFormat(
-        "harmony", "Harmony (GPT-OSS, o200k_harmony)", "o200k_base",
+        "harmony", "Harmony (GPT-OSS, o200k_harmony)", "o200k_harmony",
         "OpenAI's harmony response format (openai/harmony) and tiktoken_ext's o200k_harmony special tokens",
         begin="",
         turn={
@@ -97,7 +97,8 @@ FORMATS: dict[str, ChatFormat] = {
         specials={"<|start|>": 200006, "<|end|>": 200007, "<|message|>": 200008, "<|channel|>": 200005,
                   "<|constrain|>": 200003, "<|call|>": 200012},
         notes="o200k_harmony is o200k_base plus these special tokens (tiktoken_ext.openai_public). A real "
-        "system message also carries the date, knowledge cutoff, reasoning effort and valid channels.",
+        "system message also carries the date, knowledge cutoff, reasoning effort and valid channels; the "
+        "model's reasoning goes to an 'analysis' channel that later turns drop.",
     ),
     "llama3": ChatFormat(
         "llama3", "Llama 3.1 headers", "llama3", "Meta's llama-models ChatFormat (Llama 3.1 prompt format)",
