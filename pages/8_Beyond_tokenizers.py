@@ -12,10 +12,12 @@ import streamlit as st
 
 from core.textio import without_surrogates
 from ui import cache, nav, state
+from ui.beyond import link as beyond_link
 from ui.beyond import views
 
 nav.page_setup("Beyond fixed tokenizers")
 state.init_beyond()
+beyond_link.sync()
 
 VIEWS = {"bytes": "Bytes only", "patches": "Entropy patches", "superwords": "Superwords"}
 

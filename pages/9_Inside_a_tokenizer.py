@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import inside, nav, state, uploads, widgets
+from ui import cache, inside, links, nav, state, uploads, widgets
 
 nav.page_setup("Inside a tokenizer")
 st.html(widgets.ASSETS_DIR / "inside.css")
 state.init_inside()
+links.sync({state.IT_TOKENIZER: "cl100k_base", state.IT_TEXT: state.IT_DEFAULT_TEXT, state.IT_VIEW: "facts",
+            state.IT_SHOW_WHITESPACE: True}, {
+    state.IT_TOKENIZER: links.one_of(cache.registry_names()), state.IT_TEXT: None,
+    state.IT_VIEW: links.one_of(["facts", "pipeline"]), state.IT_SHOW_WHITESPACE: None,
+}, page="inside")
 
 VIEWS = {"facts": "What the file gives away", "pipeline": "Pipeline, stage by stage"}
 

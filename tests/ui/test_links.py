@@ -116,3 +116,20 @@ def test_chat_link_round_trip() -> None:
 def test_parameters_for_another_page_are_not_applied() -> None:
     at = open_link("app.py", {"page": "bpe", "text": "meant for the BPE page"})
     assert at.text_area(key=state.PG_TEXT).value == state.playground_sample()
+
+
+def test_beyond_link_round_trip() -> None:
+    at = open_link("pages/8_Beyond_tokenizers.py", {
+        "page": "beyond", "view": "bytes", "text": "Bytes, please.", "tokenizers": "cl100k_base", "ngram_order": "3",
+    })
+    assert at.session_state[state.BT_VIEW] == "bytes"
+    assert at.text_area(key=state.BT_TEXT).value == "Bytes, please."
+    assert at.session_state[state.BT_NGRAM_APPLIED].order == 3
+
+
+def test_inside_link_round_trip() -> None:
+    at = open_link("pages/9_Inside_a_tokenizer.py", {
+        "page": "inside", "tokenizer": "gpt2", "view": "pipeline", "text": "Héllo",
+    })
+    assert at.selectbox(key=state.IT_TOKENIZER).value == "gpt2"
+    assert at.text_area(key=state.IT_TEXT).value == "Héllo"
