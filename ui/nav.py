@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES: tuple[tuple[str, str, str], ...] = (
     ("app.py", "Playground", "🔤"),
     ("pages/1_BPE_step_by_step.py", "BPE step by step", "🧩"),
+    ("pages/5_Unicode_and_bytes.py", "Unicode & bytes", "🔣"),
+    ("pages/6_Pre-tokenization.py", "Pre-tokenization", "✂️"),
+    ("pages/7_Pitfalls.py", "Pitfalls", "⚠️"),
     ("pages/8_Beyond_tokenizers.py", "Beyond fixed tokenizers", "🛸"),
     ("pages/9_Inside_a_tokenizer.py", "Inside a tokenizer", "🔬"),
     ("pages/10_Chat_formats.py", "Chat formats", "💬"),

@@ -284,3 +284,68 @@ def upload_defaults() -> dict[str, Any]:
 def init_inside() -> None:
     """``init`` with the Inside page's defaults (and the uploads')."""
     init(upload_defaults() | {IT_TEXT: IT_DEFAULT_TEXT, IT_VIEW: "facts", IT_SHOW_WHITESPACE: True})
+# -- Unicode & bytes, Pre-tokenization, Pitfalls (pages/5_…, 6_…, 7_…) -------------------------------
+# Owned by those pages; their widgets carry the "uc_", "pt_" and "pf_" prefixes.
+UC_TEXT = "uc_text"
+UC_VIEW = "uc_view"  # "characters", "normalization", "tokenizers" or "flags"
+UC_PAGE = "uc_page"  # the characters table's page, from 1
+UC_TOKENIZERS = "uc_tokenizers"  # registry keys whose normalization is shown
+
+UC_DEFAULT_TEXT = (
+    "Café or Cafe\u0301? ﬁne ① Straße İstanbul ＦＵＬＬ\n"
+    "👨\u200d👩\u200d👧\u200d👦 👍🏽 🇪🇸 — pаypal.com vs paypal.com\n"
+    "zero\u200bwidth, soft\u00adhyphen, non\u00a0breaking, \u200fRTL mark"
+)
+
+
+def unicode_defaults() -> dict[str, Any]:
+    """The Unicode page's keys and their defaults."""
+    return {
+        UC_TEXT: UC_DEFAULT_TEXT,
+        UC_VIEW: "characters",
+        UC_PAGE: 1,
+        UC_TOKENIZERS: ["gpt2", "qwen", "bert_uncased", "bert_cased", "t5", "claude_legacy"],
+    }
+
+
+PT_TEXT = "pt_text"
+PT_VIEW = "pt_view"  # "patterns", "digits", "contractions" or "spaces"
+PT_PATTERNS = "pt_patterns"  # names of core.patterns.NAMED_PATTERNS
+PT_CUSTOM = "pt_custom"  # the user's regex ("" hides it)
+PT_SHOW_WHITESPACE = "pt_show_whitespace"
+PT_DIGITS_TEXT = "pt_digits_text"
+PT_TOKENIZERS = "pt_tokenizers"  # registry keys for the digits view
+
+PT_DEFAULT_TEXT = (
+    "I'm sure they'll say it's fine. DON'T PANIC!\n"
+    "In 2026 we had 1234567 visitors (≈$3.14 each).\n"
+    "    def greet(name):\n"
+    "        return f\"Hello,   {name}!\""
+)
+
+
+def pretokenization_defaults() -> dict[str, Any]:
+    """The Pre-tokenization page's keys and their defaults."""
+    return {
+        PT_TEXT: PT_DEFAULT_TEXT,
+        PT_VIEW: "patterns",
+        PT_PATTERNS: ["GPT-2", "cl100k_base", "o200k_base", "Llama 3", "Whitespace"],
+        PT_CUSTOM: r" ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+",
+        PT_SHOW_WHITESPACE: True,
+        PT_DIGITS_TEXT: "1234567 2026 3.14159 1,000,000 007",
+        PT_TOKENIZERS: ["gpt2", "cl100k_base", "o200k_base", "llama3", "qwen", "llama2"],
+    }
+
+
+PF_CASE = "pf_case"  # a key of core.pitfalls.CASES
+PF_TOKENIZERS = "pf_tokenizers"
+PF_GLITCH_TOKENIZER = "pf_glitch_tokenizer"  # a byte-level BPE registry key
+
+
+def pitfalls_defaults() -> dict[str, Any]:
+    """The Pitfalls page's keys and their defaults."""
+    return {
+        PF_CASE: "numbers",
+        PF_TOKENIZERS: ["gpt2", "cl100k_base", "o200k_base", "llama3", "llama2"],
+        PF_GLITCH_TOKENIZER: "gpt2",
+    }

@@ -1,0 +1,59 @@
+"""Unicode & bytes: what a text is made of before any tokenizer sees it.
+
+Reads top to bottom: the text → its facts (grapheme clusters, counts, odd characters; cached) →
+one view at a time: the characters table (paged), the normalization forms side by side, what real
+tokenizers' normalizers do to it, and the odd characters. The logic lives in core/unicode_info.py,
+core/normalization.py, core/tokenizer_normalizers.py and ui/unicode/.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import compare, nav, state
+from ui.unicode import views
+
+nav.page_setup("Unicode & bytes")
+compare.inject_css()
+state.init(state.unicode_defaults())
+
+VIEWS = {
+    "characters": "Characters",
+    "normalization": "Normalization",
+    "tokenizers": "What tokenizers see",
+    "flags": "Odd characters",
+}
+
+st.title("Unicode & bytes")
+st.markdown(
+    "A tokenizer never sees letters: it sees code points and their UTF-8 bytes, often after a "
+    "normalization that changes them. Here is your text, one grapheme cluster at a time."
+)
+text = st.text_area("Text", key=state.UC_TEXT, height=100, help="Ctrl+Enter applies the text.")
+if not text:
+    st.info("Type or paste some text above to see its characters, code points and bytes.")
+    st.stop()
+
+facts = views.text_facts(text)
+views.counts_line(facts)
+view = st.segmented_control(
+    "View", list(VIEWS), format_func=VIEWS.__getitem__, key=state.UC_VIEW, required=True,
+    label_visibility="collapsed",
+)
+
+if view == "characters":
+    views.characters_view(text, facts)
+elif view == "normalization":
+    views.normalization_view(text)
+    with st.expander("Why normalization matters for tokens"):
+        st.markdown(
+            "Café typed with a composed é (one code point, U+00E9) and with e + a combining accent "
+            "(two code points) look the same but are different bytes, so a byte-level tokenizer gives "
+            "them different tokens. NFC makes them equal; NFKC also folds look-alikes such as ﬁ and ①, "
+            "which is why T5 and the legacy Claude tokenizer apply it; BERT-uncased goes further and "
+            "strips accents, so it cannot tell *año* (year) from *ano* (anus)."
+        )
+elif view == "tokenizers":
+    views.tokenizers_view(text)
+else:
+    views.flags_view(facts)
