@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import compare, nav, state
+from ui import compare, nav, state, text_state
 from ui.unicode import views
 
 nav.page_setup("Unicode & bytes")
@@ -29,10 +29,12 @@ st.markdown(
     "A tokenizer never sees letters: it sees code points and their UTF-8 bytes, often after a "
     "normalization that changes them. Here is your text, one grapheme cluster at a time."
 )
+repaired = text_state.repair_surrogates(state.UC_TEXT)
 text = st.text_area("Text", key=state.UC_TEXT, height=100, help="Ctrl+Enter applies the text.")
 if not text:
     st.info("Type or paste some text above to see its characters, code points and bytes.")
     st.stop()
+text_state.surrogate_warning(repaired)
 
 facts = views.text_facts(text)
 views.counts_line(facts)

@@ -1,0 +1,75 @@
+"""Pre-tokenization: the text cut into the chunks byte-level BPE never merges across.
+
+Reads top to bottom: the text and the patterns (sidebar: named patterns, your own regex) → one view:
+your text under every pattern, digits (patterns and real tokenizers side by side), contractions,
+leading spaces. Cuts are cached; the logic lives in core/chunks.py, core/pretokenize.py and
+ui/pretokenization/; chunks are drawn by the one span renderer.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.patterns import NAMED_PATTERNS
+from ui import cache, compare, nav, state, text_state
+from ui.pretokenization import examples, views
+
+nav.page_setup("Pre-tokenization")
+compare.inject_css()
+state.init(state.pretokenization_defaults())
+
+VIEWS = {"patterns": "Your text", "digits": "Digits", "contractions": "Contractions", "spaces": "Leading spaces"}
+
+st.title("Pre-tokenization")
+st.markdown(
+    "Before any merge, a regular expression cuts the text into chunks, and no token ever crosses "
+    "from one chunk into the next: that is why “ world” is one token and “world.” is two."
+)
+with st.sidebar:
+    names = st.multiselect("Patterns", list(NAMED_PATTERNS), key=state.PT_PATTERNS)
+    custom = st.text_input(
+        "Your regex", key=state.PT_CUSTOM, placeholder=r"e.g. \w+|\s+",
+        help="A pattern for Python's regex package (\\p{L}, possessive quantifiers). Empty hides it. "
+        "Text it does not match stays as chunks of its own.",
+    )
+    show_whitespace = st.toggle("Show whitespace · → ↵", key=state.PT_SHOW_WHITESPACE)
+
+view = st.segmented_control(
+    "View", list(VIEWS), format_func=VIEWS.__getitem__, key=state.PT_VIEW, required=True,
+    label_visibility="collapsed",
+)
+
+if view == "patterns":
+    repaired = text_state.repair_surrogates(state.PT_TEXT)
+    text = st.text_area("Text", key=state.PT_TEXT, height=120, help="Ctrl+Enter applies the text.")
+    if not text:
+        st.info("Type or paste some text above to see how each pattern cuts it.")
+        st.stop()
+    text_state.surrogate_warning(repaired)
+    found = views.cuts(text, names, custom)
+    for item in found:
+        if not item.ok:
+            st.error(f"Your regex cannot be used: {item.error}.", icon=":material/error:")
+    views.pattern_rows(text, found, show_whitespace=show_whitespace)
+elif view == "digits":
+    digits = st.text_input("Numbers", key=state.PT_DIGITS_TEXT)
+    registry = cache.registry_names()
+    keys = st.multiselect("Tokenizers", list(registry), format_func=lambda k: registry.get(k, k),
+                          key=state.PT_TOKENIZERS)
+    st.caption(examples.DIGITS_NOTE)
+    if digits:
+        st.markdown("**The patterns' chunks**")
+        views.pattern_rows(digits, views.cuts(digits, [n for n in NAMED_PATTERNS if n != "Whitespace"]),
+                           show_whitespace=show_whitespace)
+        st.markdown("**The real tokenizers' tokens**")
+        views.tokenizer_rows(digits, keys, show_whitespace=show_whitespace)
+    else:
+        st.info("Type some numbers above.")
+elif view == "contractions":
+    st.markdown(examples.CONTRACTIONS_NOTE)
+    views.pattern_rows(examples.CONTRACTIONS_TEXT, views.cuts(examples.CONTRACTIONS_TEXT, list(NAMED_PATTERNS)),
+                       show_whitespace=show_whitespace)
+else:
+    st.markdown(examples.SPACES_NOTE)
+    views.pattern_rows(examples.SPACES_TEXT, views.cuts(examples.SPACES_TEXT, list(NAMED_PATTERNS)),
+                       show_whitespace=True)
