@@ -340,6 +340,8 @@ def pretokenization_defaults() -> dict[str, Any]:
 PF_CASE = "pf_case"  # a key of core.pitfalls.CASES
 PF_TOKENIZERS = "pf_tokenizers"
 PF_GLITCH_TOKENIZER = "pf_glitch_tokenizer"  # a byte-level BPE registry key
+PF_INDENT = "pf_indent"  # a key of core.pitfalls.catalog.INDENT_UNITS, drawn as spans
+PF_WORD = "pf_word"  # one of core.pitfalls.catalog.SPELLING_WORDS
 
 
 def pitfalls_defaults() -> dict[str, Any]:
@@ -348,4 +350,6 @@ def pitfalls_defaults() -> dict[str, Any]:
         PF_CASE: "numbers",
         PF_TOKENIZERS: ["gpt2", "cl100k_base", "o200k_base", "llama3", "llama2"],
         PF_GLITCH_TOKENIZER: "gpt2",
+        PF_INDENT: "8 spaces",
+        PF_WORD: "strawberry",
     }

@@ -1,0 +1,40 @@
+"""Pitfalls: where tokenization trips models up, each case live through the real tokenizers.
+
+Reads top to bottom: the case (a gallery of seven) and the tokenizers (sidebar) → the case's
+explanation → its view, computed from the registry's tokenizers (ui/pitfalls/views.py) → a button
+that opens the case's text in the Playground. The cases live in core/pitfalls/.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from core.pitfalls import CASES
+from ui import cache, compare, nav, state
+from ui.pitfalls import views
+
+nav.page_setup("Pitfalls")
+compare.inject_css()
+state.init(state.pitfalls_defaults())
+
+st.title("Pitfalls")
+st.markdown(
+    "Why models trip over numbers, spelling and spaces: each case below runs live through real "
+    "tokenizers, with a short explanation, and opens in the Playground with one click."
+)
+with st.sidebar:
+    names = cache.registry_names()
+    keys = st.multiselect("Tokenizers", list(names), format_func=lambda k: names.get(k, k), key=state.PF_TOKENIZERS)
+
+key = st.segmented_control(
+    "Case", list(CASES), format_func=lambda k: CASES[k].title, key=state.PF_CASE, required=True,
+    label_visibility="collapsed",
+)
+case = CASES[key]
+st.markdown(f"**{case.summary}** {case.explanation}")
+if not keys and key != "glitch":
+    st.info("Pick one or more tokenizers in the sidebar to see this case.")
+    st.stop()
+views.CASE_VIEWS[key](keys)
+playground_keys = [st.session_state[state.PF_GLITCH_TOKENIZER]] if key == "glitch" else keys
+views.open_in_playground(case.text, playground_keys, button_key=f"pf_open_{key}")

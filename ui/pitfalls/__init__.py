@@ -1,0 +1,1 @@
+"""Helpers of the "Pitfalls" page: pure HTML builders (``render``) and one view per case (``views``)."""
