@@ -1,4 +1,5 @@
-"""core.unicode_info: clusters, names, bytes, counts and the odd-character flags, on hand-checked cases."""
+"""core.unicode_info, core.char_table and core.odd_chars: clusters, names, bytes, counts, table rows and
+the odd-character flags, on hand-checked cases."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import regex
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core import char_table, odd_chars
 from core import unicode_info as ui
 
 FAMILY = "👨\u200d👩\u200d👧\u200d👦"
@@ -36,7 +38,7 @@ def test_a_lone_surrogate_is_counted_as_u_fffd_and_has_no_utf8() -> None:
     text = "a\ud800b"
     counts = ui.counts(text)
     assert counts.lone_surrogates == 1 and counts.utf8_bytes == 5 and counts.code_points == 3
-    row = ui.char_rows(text, ui.grapheme_starts(text), 1, 1)[0]
+    row = char_table.char_rows(text, ui.grapheme_starts(text), 1, 1)[0]
     assert row.code_points == "U+D800" and row.utf8_hex == "—" and row.names == "<surrogate-D800>"
     assert "lone surrogate" in row.flags
 
@@ -53,13 +55,13 @@ def test_names_of_controls_and_code_points_without_a_name() -> None:
 def test_rows_page_through_the_text() -> None:
     text = "ab" * 500
     starts = ui.grapheme_starts(text)
-    rows = ui.char_rows(text, starts, 995, 10)
+    rows = char_table.char_rows(text, starts, 995, 10)
     assert [row.index for row in rows] == [995, 996, 997, 998, 999]
     assert rows[0].utf8_hex == "62" and rows[0].names == "LATIN SMALL LETTER B"
 
 
 def test_a_row_shows_each_code_points_bytes() -> None:
-    (row,) = ui.char_rows("e\u0301", [0], 0, 1)
+    (row,) = char_table.char_rows("e\u0301", [0], 0, 1)
     assert row.code_points == "U+0065 U+0301"
     assert row.names == "LATIN SMALL LETTER E + COMBINING ACUTE ACCENT"
     assert row.utf8_hex == "65 | CC 81" and row.utf8_bytes == 3
@@ -75,7 +77,7 @@ def test_visible_turns_invisible_and_bidi_characters_into_labels() -> None:
 
 
 def kinds(text: str) -> dict[str, str]:
-    return {f.code_point: f.kind for f in ui.flagged_chars(text)}
+    return {f.code_point: f.kind for f in odd_chars.flagged_chars(text)}
 
 
 def test_invisible_bidi_space_and_control_characters_are_flagged() -> None:
@@ -87,23 +89,23 @@ def test_invisible_bidi_space_and_control_characters_are_flagged() -> None:
 
 
 def test_ordinary_text_has_no_flags() -> None:
-    assert ui.flagged_chars("Hello, world!\n\tCafé 日本語 🙂") == []
+    assert odd_chars.flagged_chars("Hello, world!\n\tCafé 日本語 🙂") == []
 
 
 def test_cyrillic_a_among_latin_letters_is_confusable_but_russian_text_is_not() -> None:
-    flags = ui.flagged_chars("Cyrillic а against Latin a")
+    flags = odd_chars.flagged_chars("Cyrillic а against Latin a")
     assert [(f.kind, f.code_point) for f in flags] == [("confusable", "U+0430")]
     assert "looks like Latin 'a'" in flags[0].note
-    assert ui.flagged_chars("Привет, как дела?") == []
-    assert ui.confusable_chars("Привет pаypal") == frozenset({"а"})  # the mixed word only
+    assert odd_chars.flagged_chars("Привет, как дела?") == []
+    assert odd_chars.confusable_chars("Привет pаypal") == frozenset({"а"})  # the mixed word only
 
 
 def test_zwj_inside_an_emoji_is_information_outside_a_warning() -> None:
-    inside = ui.flagged_chars(FAMILY)
-    assert [(f.kind, f.severity, f.count) for f in inside] == [("emoji", ui.INFO, 3)]
-    both = ui.flagged_chars(f"a\u200db {FAMILY}")
+    inside = odd_chars.flagged_chars(FAMILY)
+    assert [(f.kind, f.severity, f.count) for f in inside] == [("emoji", odd_chars.INFO, 3)]
+    both = odd_chars.flagged_chars(f"a\u200db {FAMILY}")
     assert [(f.kind, f.severity, f.count, f.first) for f in both] == [
-        ("invisible", ui.WARN, 1, 1), ("emoji", ui.INFO, 3, 5),
+        ("invisible", odd_chars.WARN, 1, 1), ("emoji", odd_chars.INFO, 3, 5),
     ]
 
 

@@ -10,8 +10,10 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from core.char_table import CharRow
 from core.normalization import FORMS, ChangeRow
-from core.unicode_info import CharRow, FlaggedChar, code_point, visible
+from core.odd_chars import FlaggedChar
+from core.unicode_info import code_point, visible
 
 CHAR_COLUMNS = ("#", "character", "code points", "names", "UTF-8 (hex)", "bytes", "notes")
 
@@ -19,7 +21,8 @@ CHAR_COLUMNS = ("#", "character", "code points", "names", "UTF-8 (hex)", "bytes"
 def chars_frame(rows: Sequence[CharRow]) -> pd.DataFrame:
     """One row per grapheme cluster; "#" counts from 1 like the page numbers.
 
-    >>> from core.unicode_info import char_rows, grapheme_starts
+    >>> from core.char_table import char_rows
+    >>> from core.unicode_info import grapheme_starts
     >>> chars_frame(char_rows("é", grapheme_starts("é"), 0, 1))["UTF-8 (hex)"].tolist()
     ['C3 A9']
     """

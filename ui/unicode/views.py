@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from core import normalization, tokenizer_normalizers, unicode_info
+from core import char_table, normalization, odd_chars, tokenizer_normalizers, unicode_info
 from core.normalization import FORMS
 from ui import cache, state
 from ui.unicode import frames, render
@@ -26,7 +26,7 @@ class TextFacts:
 
     starts: tuple[int, ...]
     counts: unicode_info.UnicodeCounts
-    flags: tuple[unicode_info.FlaggedChar, ...]
+    flags: tuple[odd_chars.FlaggedChar, ...]
     confusable: frozenset[str]
 
 
@@ -34,14 +34,14 @@ class TextFacts:
 def text_facts(text: str) -> TextFacts:
     starts = unicode_info.grapheme_starts(text)
     return TextFacts(
-        tuple(starts), unicode_info.counts(text, starts), tuple(unicode_info.flagged_chars(text)),
-        unicode_info.confusable_chars(text),
+        tuple(starts), unicode_info.counts(text, starts), tuple(odd_chars.flagged_chars(text)),
+        odd_chars.confusable_chars(text),
     )
 
 
 def counts_line(facts: TextFacts) -> None:
     """The counts, and one warning line naming the odd characters when there are any."""
-    warnings = [f for f in facts.flags if f.severity == unicode_info.WARN]
+    warnings = [f for f in facts.flags if f.severity == odd_chars.WARN]
     st.markdown(render.counts_markdown(facts.counts, flagged=len(warnings)))
     if facts.counts.lone_surrogates:
         st.warning(
@@ -64,7 +64,7 @@ def characters_view(text: str, facts: TextFacts) -> None:
         st.number_input(f"Page (of {pages:,})", min_value=1, max_value=pages, step=1, key=state.UC_PAGE)
     page = st.session_state[state.UC_PAGE] if pages > 1 else 1
     first = (page - 1) * PAGE_SIZE
-    rows = unicode_info.char_rows(text, facts.starts, first, PAGE_SIZE, confusable=facts.confusable)
+    rows = char_table.char_rows(text, facts.starts, first, PAGE_SIZE, confusable=facts.confusable)
     st.dataframe(frames.chars_frame(rows), hide_index=True, width="stretch", height=_height(len(rows)))
     if pages > 1:
         st.caption(f"Clusters {first + 1:,}–{first + len(rows):,} of {total:,}; the counts above cover all of them.")
