@@ -5,8 +5,8 @@ Nothing here is a table typed by hand: the steps come from the loaded model's co
 switch), and ``seen_text`` runs the library's own normalizer, so "what the model sees" is what
 the library does, e.g. BERT-uncased: "Café" → "cafe"; T5: "ﬁ ①" → "fi 1"; Qwen: e + ◌́ → é.
 
-Subtle: the adapters (``core.tiktoken_adapter``, ``core.sentencepiece_adapter``,
-``core.hf_adapter``) keep the library object they wrap in a private attribute; ``_library``
+Subtle: the adapters (``core.pretrained.tiktoken_adapter``, ``.sentencepiece_adapter``,
+``.hf_adapter``) keep the library object they wrap in a private attribute; ``_library``
 reads it, in this one place, and the tests run it over every tokenizer of the registry so a
 renamed attribute fails loudly instead of showing "no normalization".
 """

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import compare, nav, state, text_state
+from ui import cache, compare, links, nav, state, text_state
 from ui.unicode import views
 
 nav.page_setup("Unicode & bytes")
 compare.inject_css()
 state.init(state.unicode_defaults())
+repaired = text_state.repair_surrogates(state.UC_TEXT)  # before anything sends the text to the browser
 
 VIEWS = {
     "characters": "Characters",
@@ -23,13 +24,16 @@ VIEWS = {
     "tokenizers": "What tokenizers see",
     "flags": "Odd characters",
 }
+links.sync(state.unicode_defaults(), {
+    state.UC_TEXT: None, state.UC_VIEW: links.one_of(VIEWS), state.UC_PAGE: links.in_range(1, 10**9),
+    state.UC_TOKENIZERS: links.one_of(cache.registry_names()),
+}, page="unicode")
 
 st.title("Unicode & bytes")
 st.markdown(
     "A tokenizer never sees letters: it sees code points and their UTF-8 bytes, often after a "
     "normalization that changes them. Here is your text, one grapheme cluster at a time."
 )
-repaired = text_state.repair_surrogates(state.UC_TEXT)
 text = st.text_area("Text", key=state.UC_TEXT, height=100, help="Ctrl+Enter applies the text.")
 if not text:
     st.info("Type or paste some text above to see its characters, code points and bytes.")

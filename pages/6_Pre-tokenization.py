@@ -11,14 +11,20 @@ from __future__ import annotations
 import streamlit as st
 
 from core.patterns import NAMED_PATTERNS
-from ui import cache, compare, nav, state, text_state
+from ui import cache, compare, links, nav, state, text_state
 from ui.pretokenization import examples, views
 
 nav.page_setup("Pre-tokenization")
 compare.inject_css()
 state.init(state.pretokenization_defaults())
+repaired = text_state.repair_surrogates(state.PT_TEXT)  # before anything sends the text to the browser
 
 VIEWS = {"patterns": "Your text", "digits": "Digits", "contractions": "Contractions", "spaces": "Leading spaces"}
+links.sync(state.pretokenization_defaults(), {
+    state.PT_TEXT: None, state.PT_VIEW: links.one_of(VIEWS), state.PT_PATTERNS: links.one_of(NAMED_PATTERNS),
+    state.PT_CUSTOM: None, state.PT_SHOW_WHITESPACE: None, state.PT_DIGITS_TEXT: None,
+    state.PT_TOKENIZERS: links.one_of(cache.registry_names()),
+}, page="pretokenization")
 
 st.title("Pre-tokenization")
 st.markdown(
@@ -40,7 +46,6 @@ view = st.segmented_control(
 )
 
 if view == "patterns":
-    repaired = text_state.repair_surrogates(state.PT_TEXT)
     text = st.text_area("Text", key=state.PT_TEXT, height=120, help="Ctrl+Enter applies the text.")
     if not text:
         st.info("Type or paste some text above to see how each pattern cuts it.")

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.pitfalls import CASES
-from ui import cache, compare, nav, state
+from core.pitfalls import CASES, catalog
+from ui import cache, compare, links, nav, state
 from ui.pitfalls import views
 
 nav.page_setup("Pitfalls")
 compare.inject_css()
 state.init(state.pitfalls_defaults())
+links.sync(state.pitfalls_defaults(), {
+    state.PF_CASE: links.one_of(CASES), state.PF_TOKENIZERS: links.one_of(cache.registry_names()),
+    state.PF_GLITCH_TOKENIZER: links.one_of(views.byte_level_keys()), state.PF_INDENT: links.one_of(catalog.INDENT_UNITS),
+    state.PF_WORD: links.one_of(catalog.SPELLING_WORDS),
+}, page="pitfalls")
 
 st.title("Pitfalls")
 st.markdown(

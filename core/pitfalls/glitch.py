@@ -22,7 +22,7 @@ import numpy as np
 import regex
 
 from core import corpora
-from core.sources import SourceUnavailable
+from core.fetch.sources import SourceUnavailable
 from core.types import ADDED
 
 # Ordinary text from the data folder: English prose, Python code, news and Wikipedia in nine languages.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.adapters import UNICODE_TO_BYTE
+from core.pretrained.adapter import UNICODE_TO_BYTE
 
 
 def token_bytes(tokenizer: Any) -> dict[int, bytes] | None:

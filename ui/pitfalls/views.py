@@ -139,7 +139,7 @@ def indentation_case(keys: Sequence[str]) -> None:
 
 def glitch_case(keys: Sequence[str]) -> None:  # noqa: ARG001 — scans one tokenizer, chosen here
     names = cache.registry_names()
-    options = _byte_level_keys()
+    options = byte_level_keys()
     if st.session_state[state.PF_GLITCH_TOKENIZER] not in options:
         st.session_state[state.PF_GLITCH_TOKENIZER] = options[0]
     key = st.selectbox("Vocabulary", options, format_func=lambda k: names.get(k, k), key=state.PF_GLITCH_TOKENIZER)
@@ -225,7 +225,7 @@ def open_in_playground(text: str, keys: Sequence[str], *, button_key: str) -> No
         st.switch_page("app.py")
 
 
-def _byte_level_keys() -> list[str]:
+def byte_level_keys() -> list[str]:
     from core import pretrained
 
     return [key for key, spec in pretrained.registry().items() if spec.algorithm == "byte-level BPE"]
