@@ -1,0 +1,126 @@
+"""Unicode & bytes, Pre-tokenization and Pitfalls in a real browser: each page renders without an
+exception, typed XSS stays text, and a pitfall opens in the Playground with its text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+XSS = "<script>alert(1)</script><img src=x onerror=alert(1)>"
+IDLE_JS = "() => !document.querySelector('[data-testid=stStatusWidget]')"
+
+
+@pytest.fixture()
+def open_page(browser: object, app_url: str) -> Iterator[Callable[[str], object]]:
+    """Open a page of the app by its URL path in a fresh 1440×900 context; dialogs are recorded."""
+    contexts = []
+
+    def opener(path: str) -> object:
+        context = browser.new_context(viewport={"width": 1440, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        page.dialogs = []  # type: ignore[attr-defined]
+        page.on("dialog", lambda dialog: (page.dialogs.append(dialog.message), dialog.dismiss()))
+        page.set_default_timeout(90_000)
+        page.goto(f"{app_url}/{path}")
+        page.wait_for_selector("h1")
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
+
+
+def view(page: object, label: str) -> None:
+    page.locator("[data-testid=stButtonGroup] button", has_text=label).first.click()
+
+
+def type_text(page: object, text: str) -> None:
+    area = page.locator("[data-testid=stTextArea] textarea").first
+    area.fill(text)
+    area.press("Control+Enter")
+
+
+def no_exception(page: object) -> None:
+    page.wait_for_function(IDLE_JS, timeout=90_000)
+    assert page.locator("[data-testid=stException]").count() == 0
+
+
+def injected(page: object, selector: str) -> int:
+    """Elements the XSS string would create if it were read as HTML, inside ``selector``."""
+    return page.evaluate(
+        "sel => [...document.querySelectorAll(sel)].reduce((n, e) => n + e.querySelectorAll('script, img').length, 0)",
+        selector,
+    )
+
+
+def test_unicode_page_renders_every_view(open_page) -> None:
+    page = open_page("Unicode_and_bytes")
+    page.wait_for_selector("[data-testid=stDataFrame]")
+    no_exception(page)
+    for label, selector in (("Normalization", ".uc-forms"), ("What tokenizers see", ".uc-forms"),
+                            ("Odd characters", "[data-testid=stDataFrame]")):
+        view(page, label)
+        page.wait_for_selector(selector)
+        no_exception(page)
+
+
+def test_unicode_page_keeps_xss_as_text(open_page) -> None:
+    page = open_page("Unicode_and_bytes")
+    view(page, "Normalization")
+    page.wait_for_selector(".uc-forms")
+    type_text(page, XSS)
+    page.wait_for_function("t => (document.querySelector('.uc-forms') || {}).innerText?.includes(t)", arg="<script>alert(1)</script>")
+    no_exception(page)
+    assert injected(page, ".uc-forms") == 0 and page.dialogs == []
+
+
+def test_pretokenization_page_draws_chunks_and_keeps_xss_as_text(open_page) -> None:
+    page = open_page("Pre-tokenization")
+    page.wait_for_function("() => document.querySelectorAll('.tv-rows .tp-spans').length === 6")
+    no_exception(page)
+    type_text(page, XSS)
+    page.wait_for_function(
+        "t => [...document.querySelectorAll('.tv-rows .tp-spans')].every(e => e.innerText.replace(/\\s/g, '').includes(t))",
+        arg="<script>alert(1)</script>",
+    )
+    no_exception(page)
+    assert injected(page, ".tv-rows") == 0 and page.dialogs == []
+    # a chunk is a pill with its number in the tooltip
+    assert "chunk 1 of" in page.locator(".tv-rows .tp-t").first.get_attribute("title")
+
+
+def test_pretokenization_invalid_regex_shows_an_error(open_page) -> None:
+    page = open_page("Pre-tokenization")
+    regex_box = page.locator("[data-testid=stSidebar] input[aria-label='Your regex']")
+    regex_box.fill("(\\p{L}+")
+    regex_box.press("Enter")
+    page.locator("[data-testid=stAlert]", has_text="missing )").first.wait_for()
+    assert page.locator(".tv-rows", has_text="could not cut").count() == 1
+    no_exception(page)
+
+
+def test_pitfalls_page_renders_each_case(open_page) -> None:
+    page = open_page("Pitfalls")
+    page.wait_for_selector(".pf-grid")
+    no_exception(page)
+    for label, selector in (("Spelling", ".pf-letters"), ("The trailing space", ".tv-rows"),
+                            ("Special tokens", ".tp-special"), ("Emoji and ZWJ sequences", ".tp-group")):
+        view(page, label)
+        page.wait_for_selector(selector)
+        no_exception(page)
+
+
+def test_a_pitfall_opens_in_the_playground_with_its_text(open_page) -> None:
+    page = open_page("Pitfalls")
+    view(page, "Spelling")
+    page.wait_for_selector(".pf-letters")
+    page.get_by_role("button", name="Open in the Playground").click()
+    page.wait_for_function(
+        "() => (document.querySelector('[data-testid=stTextArea] textarea') || {}).value?.startsWith('strawberry ferrocarril')"
+    )
+    page.wait_for_selector("[data-testid=stHtml] > .tp-spans")
+    no_exception(page)
