@@ -31,8 +31,7 @@ links.sync(state.unicode_defaults(), {
 
 st.title("Unicode & bytes")
 st.markdown(
-    "A tokenizer never sees letters: it sees code points and their UTF-8 bytes, often after a "
-    "normalization that changes them. Here is your text, one grapheme cluster at a time."
+    "A tokenizer never sees letters: it sees code points and UTF-8 bytes, often after a normalization."
 )
 text = st.text_area("Text", key=state.UC_TEXT, height=100, help="Ctrl+Enter applies the text.")
 if not text:

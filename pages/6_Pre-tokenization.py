@@ -27,10 +27,7 @@ links.sync(state.pretokenization_defaults(), {
 }, page="pretokenization")
 
 st.title("Pre-tokenization")
-st.markdown(
-    "Before any merge, a regular expression cuts the text into chunks, and no token ever crosses "
-    "from one chunk into the next: that is why “ world” is one token and “world.” is two."
-)
+st.markdown("A regular expression cuts the text into chunks first; no token ever crosses from one chunk into the next.")
 with st.sidebar:
     names = st.multiselect("Patterns", list(NAMED_PATTERNS), key=state.PT_PATTERNS)
     custom = st.text_input(

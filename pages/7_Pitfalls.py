@@ -23,10 +23,7 @@ links.sync(state.pitfalls_defaults(), {
 }, page="pitfalls")
 
 st.title("Pitfalls")
-st.markdown(
-    "Why models trip over numbers, spelling and spaces: each case below runs live through real "
-    "tokenizers, with a short explanation, and opens in the Playground with one click."
-)
+st.markdown("Why models trip over numbers, spelling and spaces: each case, live through real tokenizers.")
 with st.sidebar:
     names = cache.registry_names()
     keys = st.multiselect("Tokenizers", list(names), format_func=lambda k: names.get(k, k), key=state.PF_TOKENIZERS)
@@ -36,10 +33,11 @@ key = st.segmented_control(
     label_visibility="collapsed",
 )
 case = CASES[key]
-st.markdown(f"**{case.summary}** {case.explanation}")
+st.markdown(f"**{case.summary}**")
 if not keys and key != "glitch":
     st.info("Pick one or more tokenizers in the sidebar to see this case.")
     st.stop()
 views.CASE_VIEWS[key](keys)
+st.markdown(case.explanation)
 playground_keys = [st.session_state[state.PF_GLITCH_TOKENIZER]] if key == "glitch" else keys
 views.open_in_playground(case.text, playground_keys, button_key=f"pf_open_{key}")

@@ -66,7 +66,7 @@ CASES: dict[str, Case] = {
             "not even asked about the same pieces twice.",
         ),
         Case(
-            "trailing_space", "The trailing space", "“El niño juega en el” with and without a space at the end.",
+            "trailing_space", "Trailing space", "“El niño juega en el” with and without a space at the end.",
             f"{TRAILING_PROMPT}\n{TRAILING_PROMPT} ",
             "Byte-level tokenizers glue a space to the word after it, so in training the model saw "
             "“ jardín” with its space inside the first token. A prompt that ends in a space ends in a lone "
@@ -76,7 +76,7 @@ CASES: dict[str, Case] = {
             "token that starts with the dropped text (the space).",
         ),
         Case(
-            "indentation", "Indentation and code", "Tokens spent on leading whitespace: 4 spaces, 8 spaces, tabs.",
+            "indentation", "Indentation", "Tokens spent on leading whitespace: 4 spaces, 8 spaces, tabs.",
             indented("    "),
             "Code is mostly indentation. GPT-2 has few tokens for runs of spaces, so deep indentation costs "
             "a token or more per level; later vocabularies (p50k, cl100k, o200k) added tokens for long "
@@ -101,7 +101,7 @@ CASES: dict[str, Case] = {
             "user text as plain text by default, and an application must keep it that way.",
         ),
         Case(
-            "emoji", "Emoji and ZWJ sequences", "What a family emoji costs, with its bytes.",
+            "emoji", "Emoji", "What a family emoji costs, with its bytes.",
             " ".join(EMOJI),
             "A family emoji is one picture made of four people glued by zero-width joiners: seven code "
             "points, 25 UTF-8 bytes. A byte-level tokenizer that never learned the whole sequence spends "

@@ -38,6 +38,7 @@ def bodies(at: AppTest) -> str:
 def test_every_case_renders_with_its_explanation_and_a_playground_button(case: str) -> None:
     at = run_page(**{state.PF_CASE: case})
     assert any(CASES[case].summary in m.value for m in at.markdown)
+    assert any(CASES[case].explanation == m.value for m in at.markdown)
     assert at.button(key=f"pf_open_{case}")
     assert 'class="tv-rows"' in bodies(at) or at.dataframe
 
