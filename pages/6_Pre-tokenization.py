@@ -36,6 +36,9 @@ with st.sidebar:
         "Text it does not match stays as chunks of its own.",
     )
     show_whitespace = st.toggle("Show whitespace · → ↵", key=state.PT_SHOW_WHITESPACE)
+    registry = cache.registry_names()
+    keys = st.multiselect("Tokenizers (digits view)", list(registry), format_func=lambda k: registry.get(k, k),
+                          key=state.PT_TOKENIZERS)
 
 view = st.segmented_control(
     "View", list(VIEWS), format_func=VIEWS.__getitem__, key=state.PT_VIEW, required=True,
@@ -55,23 +58,20 @@ if view == "patterns":
     views.pattern_rows(text, found, show_whitespace=show_whitespace)
 elif view == "digits":
     digits = st.text_input("Numbers", key=state.PT_DIGITS_TEXT)
-    registry = cache.registry_names()
-    keys = st.multiselect("Tokenizers", list(registry), format_func=lambda k: registry.get(k, k),
-                          key=state.PT_TOKENIZERS)
-    st.caption(examples.DIGITS_NOTE)
     if digits:
         st.markdown("**The patterns' chunks**")
         views.pattern_rows(digits, views.cuts(digits, [n for n in NAMED_PATTERNS if n != "Whitespace"]),
                            show_whitespace=show_whitespace)
         st.markdown("**The real tokenizers' tokens**")
         views.tokenizer_rows(digits, keys, show_whitespace=show_whitespace)
+        st.markdown(examples.DIGITS_NOTE)
     else:
         st.info("Type some numbers above.")
 elif view == "contractions":
-    st.markdown(examples.CONTRACTIONS_NOTE)
     views.pattern_rows(examples.CONTRACTIONS_TEXT, views.cuts(examples.CONTRACTIONS_TEXT, list(NAMED_PATTERNS)),
                        show_whitespace=show_whitespace)
+    st.markdown(examples.CONTRACTIONS_NOTE)
 else:
-    st.markdown(examples.SPACES_NOTE)
     views.pattern_rows(examples.SPACES_TEXT, views.cuts(examples.SPACES_TEXT, list(NAMED_PATTERNS)),
                        show_whitespace=True)
+    st.markdown(examples.SPACES_NOTE)

@@ -64,7 +64,9 @@ def numbers_case(keys: Sequence[str]) -> None:
 
 def spelling_case(keys: Sequence[str]) -> None:
     letter = catalog.SPELLING_LETTER
-    word = st.segmented_control("Word", catalog.SPELLING_WORDS, key=state.PF_WORD, required=True) or "strawberry"
+    word = st.segmented_control(
+        "Word", catalog.SPELLING_WORDS, key=state.PF_WORD, required=True, label_visibility="collapsed"
+    ) or "strawberry"
     rows = []
     for key, tokenizer in loaded(keys):
         if isinstance(tokenizer, cache.Unavailable):

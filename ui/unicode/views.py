@@ -40,7 +40,7 @@ def text_facts(text: str) -> TextFacts:
 
 
 def counts_line(facts: TextFacts) -> None:
-    """The counts, and one warning line naming the odd characters when there are any."""
+    """The counts (odd characters included; the *Odd characters* view lists them), and lone surrogates."""
     warnings = [f for f in facts.flags if f.severity == odd_chars.WARN]
     st.markdown(render.counts_markdown(facts.counts, flagged=len(warnings)))
     if facts.counts.lone_surrogates:
@@ -48,10 +48,6 @@ def counts_line(facts: TextFacts) -> None:
             f"{facts.counts.lone_surrogates:,} lone surrogate(s): not characters, no UTF-8 form; counted as "
             "U+FFFD, which is what every tokenizer here reads instead.", icon=":material/warning:",
         )
-    if warnings:
-        names = ", ".join(f"{unicode_info.visible(f.char)} {f.code_point} ×{f.count:,}" for f in warnings[:8])
-        more = f" and {len(warnings) - 8} more" if len(warnings) > 8 else ""
-        st.caption(f"Odd characters: {_md(names)}{more} (see *Odd characters*).")
 
 
 def characters_view(text: str, facts: TextFacts) -> None:
@@ -154,8 +150,3 @@ def _height(rows: int, *, cap: int = 14) -> int:
     """Pixels for a dataframe of ``rows`` rows, at most ``cap`` rows high (it scrolls past that)."""
     return 3 + 35 * (1 + max(1, min(rows, cap)))
 
-
-def _md(text: str) -> str:
-    from ui.widgets import md_escape
-
-    return md_escape(text)
