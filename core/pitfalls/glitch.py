@@ -106,13 +106,21 @@ def shape(text: str) -> str | None:
 
 
 def count_ids(tokenizer: Any, texts: Iterable[str], *, size: int, progress: Progress | None = None) -> np.ndarray:
-    """How often each id occurs when ``tokenizer`` encodes ``texts`` (an array of length ``size``)."""
+    """How often each id occurs when ``tokenizer`` encodes ``texts`` (an array of length ``size``).
+
+    Subtle: a tokenizer with ``encode_ids`` (ids only, no offsets) is counted through it; building
+    ``Token``s with offsets is most of the time otherwise (GPT-2 on 4 MB: 8 s against tiktoken's 1.7 s).
+    """
     texts = list(texts)
     counts = np.zeros(size, dtype=np.int64)
+    encode_ids = getattr(tokenizer, "encode_ids", None)
     for done, text in enumerate(texts):
         if progress is not None:
             progress(done / len(texts), f"encoding reference text {done + 1} of {len(texts)}")
-        ids = np.fromiter((t.id for t in tokenizer.encode(text) if t.kind != ADDED), dtype=np.int64)
+        if encode_ids is not None:
+            ids = np.asarray(encode_ids(text), dtype=np.int64)
+        else:
+            ids = np.fromiter((t.id for t in tokenizer.encode(text) if t.kind != ADDED), dtype=np.int64)
         ids = ids[(ids >= 0) & (ids < size)]
         counts += np.bincount(ids, minlength=size)[:size]
     if progress is not None:
