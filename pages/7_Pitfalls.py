@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.pitfalls import CASES, catalog
-from ui import cache, compare, links, nav, state
+from ui import cache, compare, links, nav, state, widgets
 from ui.pitfalls import views
 
 nav.page_setup("Pitfalls")
@@ -32,6 +32,7 @@ key = st.segmented_control(
     "Case", list(CASES), format_func=lambda k: CASES[k].title, key=state.PF_CASE, required=True,
     label_visibility="collapsed",
 )
+widgets.step_buttons(list(CASES), state.PF_CASE, noun="case")
 case = CASES[key]
 st.markdown(f"**{case.summary}**")
 if not keys and key != "glitch":

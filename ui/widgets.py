@@ -248,3 +248,19 @@ def chart(figure: Any, data: Any, *, key: str, name: str) -> None:
                         key=f"{key}_svg", icon=":material/image:")
     row.download_button("Data (CSV)", data=lambda: data.to_csv(index=False), file_name=f"{stem}.csv",
                         mime="text/csv", key=f"{key}_csv", icon=":material/table:")
+
+
+def step_buttons(options: Sequence[Any], key: str, *, noun: str) -> None:
+    """Previous / Next buttons, also ← and → on the keyboard, that move ``st.session_state[key]``
+    through ``options`` (wrapping around): keyboard stepping for a talk."""
+
+    def move(delta: int) -> None:
+        current = st.session_state.get(key)
+        at = options.index(current) if current in options else 0
+        st.session_state[key] = options[(at + delta) % len(options)]
+
+    row = st.container(horizontal=True, gap="small")
+    row.button(f"Previous {noun}", key=f"{key}_prev", on_click=move, args=(-1,), shortcut="Left",
+               icon=":material/arrow_back:", help=f"The previous {noun} (← key)")
+    row.button(f"Next {noun}", key=f"{key}_next", on_click=move, args=(1,), shortcut="Right",
+               icon=":material/arrow_forward:", help=f"The next {noun} (→ key)")

@@ -85,3 +85,15 @@ def test_open_in_the_playground_fills_in_the_text_and_tokenizers() -> None:
 def test_no_tokenizer_chosen_says_what_to_do() -> None:
     at = run_page(**{state.PF_TOKENIZERS: [], state.PF_CASE: "numbers"})
     assert any("Pick one or more tokenizers" in i.value for i in at.info)
+
+
+def test_next_and_previous_step_through_the_cases() -> None:
+    at = AppTest.from_file(PAGE, default_timeout=180).run()
+    cases = list(CASES)
+    start = at.session_state[state.PF_CASE]
+    at.button(key=f"{state.PF_CASE}_next").click().run()
+    assert at.session_state[state.PF_CASE] == cases[(cases.index(start) + 1) % len(cases)]
+    at.button(key=f"{state.PF_CASE}_prev").click().run()
+    at.button(key=f"{state.PF_CASE}_prev").click().run()
+    assert at.session_state[state.PF_CASE] == cases[(cases.index(start) - 1) % len(cases)]
+    assert not at.exception
