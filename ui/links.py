@@ -127,8 +127,7 @@ def sync(
         for name, raw in query.items():
             if name == PAGE:
                 continue
-            if name == PRESENT:
-                st.session_state[state.PRESENTATION] = raw == "1"
+            if name == PRESENT:  # read by ui.nav.page_setup, before the toggle is drawn
                 continue
             key = keys.get(name)
             if key is None:

@@ -35,6 +35,7 @@ def page_setup(title: str) -> None:
     inject_css()
     state.keep_declared()
     state.init({state.PRESENTATION: False})
+    _presentation_from_link()
     with st.sidebar:
         st.markdown("**Tokenizer Playground**")
         for path, label, icon in PAGES:
@@ -50,6 +51,15 @@ def page_setup(title: str) -> None:
         )
     if st.session_state[state.PRESENTATION]:
         st.html(PRESENTATION_CSS)
+
+
+def _presentation_from_link() -> None:
+    """``?present=1`` in a link opens the page in presentation mode (once per value, so the toggle still works)."""
+    present = st.query_params.get("present")
+    if present is not None and st.session_state.get("_present_seen") != present:
+        st.session_state[state.PRESENTATION] = present == "1"
+        st.session_state.pop("nav_presentation", None)  # the toggle is drawn from the value above
+    st.session_state["_present_seen"] = present
 
 
 def _remember_presentation() -> None:
