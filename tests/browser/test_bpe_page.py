@@ -127,3 +127,23 @@ def test_replay_draws_chunks_under_the_spans(bpe_page: object) -> None:
     wait_for_step(page, n - 1, n)
     assert spans_html(page) != final
     assert page.locator(".bpe-chunks .bpe-chunk").count() > 5
+
+
+def test_character_bpe_shows_each_word_end_as_a_visible_badge(bpe_page: object) -> None:
+    """Separate </w> (the page's default for character BPE): before any merge, every word of the text
+    ends in a zero-width </w> badge that the reader can see."""
+    page = bpe_page
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("character BPE").click()
+    sidebar.get_by_role("spinbutton", name="Merges or vocabulary size").fill("40")
+    sidebar.get_by_role("button", name="Train").click()
+    page.locator(".bpe-merge", has_text=" of 40").wait_for()
+    page.locator('[data-testid="stSlider"] input[type="range"]').focus()
+    page.keyboard.press("Home")
+    wait_for_step(page, 0, 40)
+    badges = page.locator(".tp-spans .tp-zw")
+    words = len("The language model never sees letters: it sees tokens.".split())
+    assert badges.count() == words
+    assert set(badges.all_inner_texts()) == {"</w>"}
+    box = badges.first.bounding_box()
+    assert box is not None and box["width"] > 10 and box["height"] > 5
