@@ -12,6 +12,11 @@ the merge. So each symbol knows the pairs it is in (``partners``), and after a m
 is left for later (the heap entry overestimates and is corrected when it surfaces, as in lazy
 deletion). Every live pair always has an entry at ``pushed[pair]``, which is at least its score.
 
+Scores are compared exactly: a pair's key is ``count(ab) * 2**128 // (count(a) * count(b))``, an
+integer whose order is the order of the fractions and which is equal only for equal fractions (two
+different fractions with denominators below 2**64 differ by more than 2**-128). Floats would let two
+different fractions round to the same value and the tie rule decide what the scores should have.
+
 >>> scores = PairScores(["abc", "ab"], [1, 2])  # one character per symbol; a tie: "ab" was seen first
 >>> [(pair, score) for pair, score, *_ in scores.leaders(3)]
 [('ab', 0.3333333333333333), ('bc', 0.3333333333333333)]
@@ -21,11 +26,8 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from fractions import Fraction
 
-# Two scores closer than this (relatively) may be different fractions that round to nearby floats;
-# such near-ties are ordered again with exact fractions so the winner never depends on rounding.
-_NEAR = 1e-12
+_BITS = 128  # key = count << _BITS // (left count * right count): exact, see the module's docstring
 
 
 class PairScores:
@@ -60,17 +62,17 @@ class PairScores:
         self.counts, self.where, self.symbols = counts, where, symbols
         self.seen = {pair: order for order, pair in enumerate(counts)}  # dicts keep first-seen order
         self.partners: dict[str, set[str]] = {}
-        self.score: dict[str, float] = {}
-        self.ties: dict[float, int] = {}  # how many pairs in the race have each score: the trace's n_tied
+        self.score: dict[str, int] = {}  # the key of each pair in the race
+        self.ties: dict[int, int] = {}  # how many pairs in the race have each key: the trace's n_tied
         for pair, count in counts.items():
             self._add_partner(pair)
             if count < min_count:
                 continue
-            score = count / (symbols[pair[0]] * symbols[pair[1]])
+            score = (count << _BITS) // (symbols[pair[0]] * symbols[pair[1]])
             self.score[pair] = score
             self.ties[score] = self.ties.get(score, 0) + 1
         self.pushed = dict(self.score)
-        self.board: list[tuple[float, int, str]] = []  # the last leaders, off the heap: see ``leaders``
+        self.board: list[tuple[int, int, str]] = []  # the last leaders, off the heap: see ``leaders``
         self.heap = [(-score, self.seen[pair], pair) for pair, score in self.score.items()]
         heapq.heapify(self.heap)
         self.initial_tokens = self.tokens = sum(len(w) * f for w, f in zip(words, freqs, strict=True))
@@ -91,7 +93,7 @@ class PairScores:
         A board entry counts as a heap entry for the ``pushed`` invariant.
         """
         heap, score_of, pushed, push = self.heap, self.score, self.pushed, heapq.heappush
-        found: list[tuple[float, int, str]] = []
+        found: list[tuple[int, int, str]] = []
         for score, tie, pair in self.board:
             if pushed.get(pair) != score:
                 continue  # gone, or pushed again with a higher score
@@ -102,12 +104,8 @@ class PairScores:
                 pushed[pair] = now
                 push(heap, (-now, tie, pair))
         names = {pair for _, _, pair in found}
-        worst = found[k - 1][0] if len(found) >= k else None
-        while heap:
-            neg, tie, pair = heap[0]
-            if worst is not None and neg > worst + abs(worst) * _NEAR:
-                break
-            heapq.heappop(heap)
+        while heap and (len(found) < k or heap[0] < found[k - 1]):
+            neg, tie, pair = heapq.heappop(heap)
             if pushed.get(pair) != -neg or pair in names:
                 continue  # dead, superseded by a higher push, or a duplicate of one already found
             now = score_of[pair]
@@ -117,19 +115,20 @@ class PairScores:
                 continue
             bisect.insort(found, (neg, tie, pair))
             names.add(pair)
-            if len(found) >= k:
-                worst = found[k - 1][0]
-        if any(a[0] != b[0] and b[0] - a[0] <= -a[0] * _NEAR for a, b in zip(found, found[1:], strict=False)):
-            found.sort(key=lambda e: (-self._exact(e[2]), e[1]))
-        best = found[:k]
-        for entry in found[k:]:  # near-ties beyond the k-th go back on the heap
+        for entry in found[k:]:  # pushed off the board by better pairs: back on the heap
             push(heap, entry)
+        best = found[:k]
         self.board = [(-neg, tie, pair) for neg, tie, pair in best]
         counts, symbols = self.counts, self.symbols
-        return [(pair, -neg, counts[pair], symbols[pair[0]], symbols[pair[1]]) for neg, _, pair in best]
+        out = []
+        for _, _, pair in best:
+            count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
+            out.append((pair, count / (left * right), count, left, right))
+        return out
 
-    def _exact(self, pair: str) -> Fraction:
-        return Fraction(self.counts[pair], self.symbols[pair[0]] * self.symbols[pair[1]])
+    def n_tied(self, pair: str) -> int:
+        """How many pairs in the race have exactly the score of ``pair`` (itself included)."""
+        return self.ties[self.score[pair]]
 
     def merge(self, pair: str, new: str) -> int:
         """Replace ``pair`` by the symbol ``new`` in every word; return how many times it was replaced.
@@ -214,9 +213,9 @@ class PairScores:
                     partners[pair[0]].discard(pair)
                     partners[pair[1]].discard(pair)
                 continue
-            score = count / (symbols[pair[0]] * symbols[pair[1]])
+            score = (count << _BITS) // (symbols[pair[0]] * symbols[pair[1]])
             score_of[pair] = score
             ties[score] = ties_get(score, 0) + 1
-            if score > pushed_get(pair, -1.0):
+            if score > pushed_get(pair, -1):
                 pushed[pair] = score
                 push(heap, (-score, seen[pair], pair))

@@ -223,7 +223,7 @@ def _run_merges(
             texts.append(key[0])
             flags.append(key[1])
             labels.append(PREFIX + key[0] if key[1] else key[0])
-        n_tied = scores.ties[score]
+        n_tied = scores.n_tied(pair)
         scores.merge(pair, chr(new_id))
         board = tuple(Candidate(ord(p[0]), ord(p[1]), s, c, lc, rc) for p, s, c, lc, rc in top)
         trace.append(
