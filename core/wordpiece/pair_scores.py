@@ -6,16 +6,21 @@ drives this module: ``leaders(k)`` names the best pairs, ``merge(...)`` applies 
 counted once; a merge rewrites only the words that hold its pair.
 
 Subtle: unlike BPE's counts, a score can go *up*. Merging ``a + b`` lowers ``count(a)`` and
-``count(b)``, which raises the score of every other pair holding ``a`` or ``b``, words away from
-the merge. So each symbol knows the pairs it is in (``partners``), and after a merge every pair of
-``a``, ``b`` or the new symbol is rescored: a higher score is pushed on the heap at once, a lower one
-is left for later (the heap entry overestimates and is corrected when it surfaces, as in lazy
-deletion). Every live pair always has an entry at ``pushed[pair]``, which is at least its score.
+``count(b)``, which raises the score of every other pair holding ``a`` or ``b``, words away from the
+merge; a frequent symbol such as ``##e`` is in hundreds of pairs and loses a little at many merges.
+So a symbol in many pairs (``group_at`` or more at the start) *anchors a group*: its pairs are kept
+in a heap of their own ordered by ``count(ab) / count(other)``, which does not depend on the anchor's
+count, and the main heap holds one entry for the whole group, its best pair's score. When the
+anchor's count changes, one entry moves instead of hundreds. Every other pair sits on the main heap
+itself. Either way, a score that went up is pushed at once and one that went down is left for later
+(the entry overestimates and is corrected when it surfaces, as in lazy deletion).
 
 Scores are compared exactly: a pair's key is ``count(ab) * 2**128 // (count(a) * count(b))``, an
 integer whose order is the order of the fractions and which is equal only for equal fractions (two
 different fractions with denominators below 2**64 differ by more than 2**-128). Floats would let two
 different fractions round to the same value and the tie rule decide what the scores should have.
+Inside a group the key is ``count(ab) * 2**128 // count(other)``, and ``floor(floor(x / y) / z)`` is
+``floor(x / (y * z))``, so dividing it by the anchor's count gives exactly the pair's key.
 
 >>> scores = PairScores(["abc", "ab"], [1, 2])  # one character per symbol; a tie: "ab" was seen first
 >>> [(pair, score) for pair, score, *_ in scores.leaders(3)]
@@ -28,6 +33,19 @@ import bisect
 import heapq
 
 _BITS = 128  # key = count << _BITS // (left count * right count): exact, see the module's docstring
+GROUP_AT = 32  # a symbol in this many pairs at the start anchors a group (see the module's docstring)
+
+
+class _Group:
+    """The pairs of one anchor symbol: a heap by ``count << 128 // count(other)``, ties per key, and
+    the ``(key, tie)`` of the group's latest entry on the main heap (``None``: no entry)."""
+
+    __slots__ = ("heap", "ties", "top")
+
+    def __init__(self) -> None:
+        self.heap: list[tuple[int, int, str]] = []
+        self.ties: dict[int, int] = {}
+        self.top: tuple[int, int] | None = None
 
 
 class PairScores:
@@ -38,11 +56,21 @@ class PairScores:
     ``where`` may list words that lost a pair since (entries are only checked, never removed).
     Ties on the score go to the pair seen first: pairs of the starting corpus are numbered by first
     occurrence, pairs a merge creates after every pair seen before, in corpus order. Only pairs that
-    occur ``min_count`` times or more take part: they alone have a ``score`` and heap entries.
+    occur ``min_count`` times or more take part in the race.
+
+    Main-heap entries are ``(-key, tie, name)``: ``name`` is a pair, or an anchor symbol standing
+    for its group. ``score[pair]`` is a pair's current key in its home (the main heap, or its group's
+    heap) and ``pushed[pair]`` the key of its latest entry there, never below ``score[pair]``.
     """
 
-    def __init__(self, words: list[str], freqs: list[int], *, min_count: int = 1) -> None:
-        """``words`` spelled one character per symbol id; ``freqs[i]`` is how often ``words[i]`` occurs."""
+    def __init__(
+        self, words: list[str], freqs: list[int], *, min_count: int = 1, group_at: int | None = None
+    ) -> None:
+        """``words`` spelled one character per symbol id; ``freqs[i]`` is how often ``words[i]`` occurs.
+
+        ``group_at`` overrides ``GROUP_AT`` (tests make every symbol an anchor with 1).
+        """
+        group_at = GROUP_AT if group_at is None else group_at
         self.words, self.freqs, self.min_count = words, freqs, min_count
         counts: dict[str, int] = {}
         where: dict[str, set[int]] = {}
@@ -61,65 +89,105 @@ class PairScores:
                     found.add(index)
         self.counts, self.where, self.symbols = counts, where, symbols
         self.seen = {pair: order for order, pair in enumerate(counts)}  # dicts keep first-seen order
-        self.partners: dict[str, set[str]] = {}
-        self.score: dict[str, int] = {}  # the key of each pair in the race
-        self.ties: dict[int, int] = {}  # how many pairs in the race have each key: the trace's n_tied
-        for pair, count in counts.items():
-            self._add_partner(pair)
-            if count < min_count:
-                continue
-            score = (count << _BITS) // (symbols[pair[0]] * symbols[pair[1]])
-            self.score[pair] = score
-            self.ties[score] = self.ties.get(score, 0) + 1
-        self.pushed = dict(self.score)
-        self.board: list[tuple[int, int, str]] = []  # the last leaders, off the heap: see ``leaders``
-        self.heap = [(-score, self.seen[pair], pair) for pair, score in self.score.items()]
-        heapq.heapify(self.heap)
         self.initial_tokens = self.tokens = sum(len(w) * f for w, f in zip(words, freqs, strict=True))
+        in_pairs: dict[str, int] = {}
+        for pair in counts:
+            for ch in {pair[0], pair[1]}:
+                in_pairs[ch] = in_pairs.get(ch, 0) + 1
+        self.rank = in_pairs  # which of two anchors a pair joins: the one in more pairs at the start
+        self.groups = {ch: _Group() for ch, n in in_pairs.items() if n >= group_at}
+        self.home: dict[str, str] = {}  # pair -> its anchor, or "" for the main heap
+        self.foreign: dict[str, set[str]] = {}  # symbol -> the pairs holding it that it does not anchor
+        self.score: dict[str, int] = {}
+        self.pushed: dict[str, int] = {}
+        self.ties: dict[int, int] = {}  # main-heap pairs per key; a group keeps its own
+        self.heap: list[tuple[int, int, str]] = []
+        self.board: list[tuple[int, str, int]] = []  # the last leaders as (tie, pair, key at home)
+        for pair in counts:
+            self._settle(pair)
+        self._update_all(list(counts), push=False)
+        heapq.heapify(self.heap)
+        for anchor, group in self.groups.items():
+            heapq.heapify(group.heap)
+            self._offer(anchor)
 
-    def _add_partner(self, pair: str) -> None:
-        for ch in {pair[0], pair[1]}:
-            found = self.partners.get(ch)
-            if found is None:
-                self.partners[ch] = {pair}
-            else:
-                found.add(pair)
+    # -- the race ---------------------------------------------------------------------------------
 
     def leaders(self, k: int) -> list[tuple[str, float, int, int, int]]:
-        """The best ``k`` live pairs, best first, as ``(pair, score, count, left count, right count)``.
+        """The best ``k`` pairs in the race, best first, as ``(pair, score, count, left count, right count)``.
 
-        Subtle: the leaders stay off the heap, on ``board``, between calls: most of them lead again
+        Subtle: the leaders stay off the heaps, on ``board``, between calls: most of them lead again
         after the next merge, so they are checked in place instead of pushed and popped every step.
-        A board entry counts as a heap entry for the ``pushed`` invariant.
+        A board entry counts as the pair's entry for the ``pushed`` invariant; a group's best pair
+        taken onto the board lets the group's next one compete on the main heap.
         """
-        heap, score_of, pushed, push = self.heap, self.score, self.pushed, heapq.heappush
+        heap, pushed, score, home, groups, symbols = self.heap, self.pushed, self.score, self.home, self.groups, self.symbols
+        pop, push = heapq.heappop, heapq.heappush
         found: list[tuple[int, int, str]] = []
-        for score, tie, pair in self.board:
-            if pushed.get(pair) != score:
-                continue  # gone, or pushed again with a higher score
-            now = score_of[pair]
-            if now == score:
-                found.append((-score, tie, pair))
-            else:  # lower now: back on the heap with its current score
+        names: set[str] = set()
+        lower: set[str] = set()
+        for tie, pair, own in self.board:
+            anchor = home.get(pair)
+            if anchor is None or pushed.get(pair) != own:
+                continue  # gone, out of the race, or pushed again with a higher key
+            now = score[pair]
+            if now != own:  # lower now: back to its home heap with its current key
                 pushed[pair] = now
-                push(heap, (-now, tie, pair))
-        names = {pair for _, _, pair in found}
-        while heap and (len(found) < k or heap[0] < found[k - 1]):
-            neg, tie, pair = heapq.heappop(heap)
-            if pushed.get(pair) != -neg or pair in names:
-                continue  # dead, superseded by a higher push, or a duplicate of one already found
-            now = score_of[pair]
-            if now != -neg:  # lower than when pushed: push the current score and look again
-                pushed[pair] = now
-                push(heap, (-now, tie, pair))
+                if anchor:
+                    push(groups[anchor].heap, (-now, tie, pair))
+                    lower.add(anchor)
+                else:
+                    push(heap, (-now, tie, pair))
                 continue
-            bisect.insort(found, (neg, tie, pair))
+            found.append((-(now // symbols[anchor]) if anchor else -now, tie, pair))
             names.add(pair)
-        for entry in found[k:]:  # pushed off the board by better pairs: back on the heap
-            push(heap, entry)
+        found.sort()  # subtle: an anchor's count may have changed, moving its pairs' keys
+        for anchor in lower:
+            self._offer(anchor)
+        while heap and (len(found) < k or heap[0] < found[k - 1]):
+            neg, tie, name = pop(heap)
+            if len(name) == 2:  # a pair of the main heap
+                if home.get(name) != "" or pushed.get(name) != -neg or name in names:
+                    continue  # gone, moved, superseded by a higher push, or a duplicate
+                now = score[name]
+                if now != -neg:  # lower than when pushed: push the current key and look again
+                    pushed[name] = now
+                    push(heap, (-now, tie, name))
+                    continue
+                bisect.insort(found, (neg, tie, name))
+                names.add(name)
+                continue
+            group = groups[name]  # a group: its best pair competes
+            if group.top != (-neg, tie):
+                continue  # superseded by a later entry of the group
+            best = self._best(name)
+            if best is None:
+                group.top = None
+                continue
+            key = -best[0] // symbols[name]
+            if (key, best[1]) != (-neg, tie):  # worse than when pushed: push the current best
+                group.top = (key, best[1])
+                push(heap, (-key, best[1], name))
+                continue
+            pop(group.heap)
+            if best[2] not in names:  # subtle: a pair gone and back with the same key has two entries
+                bisect.insort(found, (neg, tie, best[2]))
+                names.add(best[2])
+            group.top = None
+            self._offer(name)
+        back: set[str] = set()
+        for neg, tie, pair in found[k:]:  # pushed off the board: back to their home heaps
+            anchor = home[pair]
+            if anchor:
+                push(groups[anchor].heap, (-pushed[pair], tie, pair))
+                back.add(anchor)
+            else:
+                push(heap, (neg, tie, pair))
+        for anchor in back:
+            self._offer(anchor)
         best = found[:k]
-        self.board = [(-neg, tie, pair) for neg, tie, pair in best]
-        counts, symbols = self.counts, self.symbols
+        self.board = [(tie, pair, pushed[pair]) for _, tie, pair in best]
+        counts = self.counts
         out = []
         for _, _, pair in best:
             count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
@@ -128,7 +196,17 @@ class PairScores:
 
     def n_tied(self, pair: str) -> int:
         """How many pairs in the race have exactly the score of ``pair`` (itself included)."""
-        return self.ties[self.score[pair]]
+        count, product = self.counts[pair], self.symbols[pair[0]] * self.symbols[pair[1]]
+        key = (count << _BITS) // product
+        tied = self.ties.get(key, 0)
+        on_board = {self.home[p] for _, p, _ in self.board}  # their groups' tops do not count them
+        for anchor, group in self.groups.items():
+            if anchor in on_board or (group.top is not None and group.top[0] >= key):
+                # the same fraction, seen from the group: count / count(other) = score * count(anchor)
+                tied += group.ties.get(((count * self.symbols[anchor]) << _BITS) // product, 0)
+        return tied
+
+    # -- merging ----------------------------------------------------------------------------------
 
     def merge(self, pair: str, new: str) -> int:
         """Replace ``pair`` by the symbol ``new`` in every word; return how many times it was replaced.
@@ -170,15 +248,19 @@ class PairScores:
         symbols[left] -= replaced
         symbols[right] -= replaced
         symbols[new] = symbols.get(new, 0) + replaced
+        changed = []
         for made, change in delta.items():
-            if change == 0:
+            if not change:
                 continue
+            changed.append(made)
             total = counts.get(made, 0) + change
             if total:
                 if made not in counts:
                     self.seen.setdefault(made, len(self.seen))
-                    self._add_partner(made)
-                counts[made] = total
+                    counts[made] = total
+                    self._settle(made)
+                else:
+                    counts[made] = total
             else:
                 del counts[made]
         where = self.where
@@ -187,35 +269,106 @@ class PairScores:
                 where[made] |= indices
             else:
                 where[made] = indices
-        self._rescore({left, right, new})
+        touched = set(changed).union(*(self.foreign.get(ch, ()) for ch in {left, right, new}))
+        self._update_all(touched)
+        for ch in {left, right, new}:
+            if ch in self.groups:
+                self._offer(ch)
         return replaced
 
-    def _rescore(self, changed: set[str]) -> None:
-        """New scores for every pair holding a symbol whose count changed; push the ones that went up."""
-        counts_get, symbols, score_of, pushed, ties, heap, seen = (
-            self.counts.get, self.symbols, self.score, self.pushed, self.ties, self.heap, self.seen,
-        )
-        partners, min_count, push = self.partners, self.min_count, heapq.heappush
-        forget, ties_get, pushed_get = score_of.pop, ties.get, pushed.get
-        for pair in set().union(*(partners.get(ch, ()) for ch in changed)):
-            old = forget(pair, None)
-            if old is not None:
-                left_over = ties[old] - 1
-                if left_over:
-                    ties[old] = left_over
+    # -- internals --------------------------------------------------------------------------------
+
+    def _settle(self, pair: str) -> None:
+        """Give a new pair its home: the group of an anchor it holds (the one in more pairs), or the
+        main heap; a pair of one symbol twice stays on the main heap (its other symbol is its anchor)."""
+        a, b = pair
+        groups, rank = self.groups, self.rank
+        if a == b or not (a in groups or b in groups):
+            anchor = ""
+        elif a in groups and (b not in groups or rank[a] >= rank[b]):
+            anchor = a
+        else:
+            anchor = b
+        self.home[pair] = anchor
+        for ch in {a, b}:
+            if ch != anchor:
+                found = self.foreign.get(ch)
+                if found is None:
+                    self.foreign[ch] = {pair}
                 else:
-                    del ties[old]
-            count = counts_get(pair)
-            if count is None or count < min_count:  # out of the race (and if gone, forgotten)
-                if old is not None:
-                    del pushed[pair]
+                    found.add(pair)
+
+    def _update_all(self, pairs, *, push: bool = True) -> None:
+        """Rescore ``pairs`` after their count or a symbol's count changed; drop the ones gone.
+
+        A higher key is pushed at once (``push=False`` while building: the heaps are heapified after).
+        """
+        counts, symbols, score, pushed, home, groups = self.counts, self.symbols, self.score, self.pushed, self.home, self.groups
+        ties, min_count, seen, heap, heappush = self.ties, self.min_count, self.seen, self.heap, heapq.heappush
+        lifted: set[str] = set()  # groups with a pair pushed higher: offered once, at the end
+        for pair in pairs:
+            anchor = home.get(pair)
+            if anchor is None:
+                continue  # gone already
+            group = groups[anchor] if anchor else None
+            tally = group.ties if group else ties
+            old = score.pop(pair, None)
+            if old is not None:
+                left_over = tally[old] - 1
+                if left_over:
+                    tally[old] = left_over
+                else:
+                    del tally[old]
+            count = counts.get(pair)
+            if count is None or count < min_count:  # out of the race; gone when its count is 0
+                pushed.pop(pair, None)
                 if count is None:
-                    partners[pair[0]].discard(pair)
-                    partners[pair[1]].discard(pair)
+                    del home[pair]
+                    for ch in {pair[0], pair[1]}:
+                        if ch != anchor:
+                            self.foreign[ch].discard(pair)
                 continue
-            score = (count << _BITS) // (symbols[pair[0]] * symbols[pair[1]])
-            score_of[pair] = score
-            ties[score] = ties_get(score, 0) + 1
-            if score > pushed_get(pair, -1):
-                pushed[pair] = score
-                push(heap, (-score, seen[pair], pair))
+            if group is None:
+                key = (count << _BITS) // (symbols[pair[0]] * symbols[pair[1]])
+            else:
+                key = (count << _BITS) // symbols[pair[1] if pair[0] == anchor else pair[0]]
+            score[pair] = key
+            tally[key] = tally.get(key, 0) + 1
+            if key > pushed.get(pair, -1):
+                pushed[pair] = key
+                entry = (-key, seen[pair], pair)
+                if group is None:
+                    (heappush if push else list.append)(heap, entry)
+                else:
+                    (heappush if push else list.append)(group.heap, entry)
+                    lifted.add(anchor)
+        if push:
+            for anchor in lifted:
+                self._offer(anchor)
+
+    def _best(self, anchor: str) -> tuple[int, int, str] | None:
+        """The group's best pair as its heap entry ``(-key, tie, pair)``, stale entries cleared on the way."""
+        heap, pushed, score, home = self.groups[anchor].heap, self.pushed, self.score, self.home
+        while heap:
+            neg, tie, pair = heap[0]
+            if pushed.get(pair) != -neg or home.get(pair) != anchor:
+                heapq.heappop(heap)
+                continue
+            now = score[pair]
+            if now == -neg:
+                return heap[0]
+            pushed[pair] = now
+            heapq.heapreplace(heap, (-now, tie, pair))
+        return None
+
+    def _offer(self, anchor: str) -> None:
+        """Put the group's best pair on the main heap when it beats the group's latest entry there."""
+        group = self.groups[anchor]
+        best = self._best(anchor)
+        if best is None:
+            return
+        key, tie = -best[0] // self.symbols[anchor], best[1]
+        top = group.top
+        if top is None or key > top[0] or (key == top[0] and tie < top[1]):
+            group.top = (key, tie)
+            heapq.heappush(self.heap, (-key, tie, anchor))

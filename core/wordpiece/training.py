@@ -242,16 +242,17 @@ def _run_merges(
 def _count_words(corpus: str, pattern: str, lowercase: bool, max_chars: int) -> tuple[Counter[str], int]:
     """Words with their counts in order of first appearance, as the tokenizer will see them, and how
     many occurrences were too long to keep."""
-    normalize = WordPieceTokenizer(pieces=[UNK], pattern=pattern, lowercase=lowercase)._normalize
-    counted: Counter[str] = Counter()
-    skipped = 0
-    for chunk, n in count_words(corpus, pattern).items():
-        word = normalize(chunk)[0] if lowercase else chunk
-        if len(word) > max_chars:
-            skipped += n
-        else:
-            counted[word] += n
-    return counted, skipped
+    found = count_words(corpus, pattern)
+    if lowercase:
+        normalize = WordPieceTokenizer(pieces=[UNK], pattern=pattern, lowercase=True)._normalize
+        lowered: Counter[str] = Counter()
+        for chunk, n in found.items():
+            lowered[normalize(chunk)[0]] += n
+        found = lowered
+    if max(map(len, found), default=0) <= max_chars:
+        return found, 0
+    kept = Counter({word: n for word, n in found.items() if len(word) <= max_chars})
+    return kept, sum(found.values()) - sum(kept.values())
 
 
 def _alphabet(counted: Counter[str]) -> tuple[list[str], list[bool]]:

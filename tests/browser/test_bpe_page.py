@@ -12,6 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from ui.state import BPE_DEFAULT_TEXT
+
 pytestmark = pytest.mark.browser
 
 STEP = re.compile(r"step ([\d,]+) of ([\d,]+)")
@@ -142,8 +144,7 @@ def test_character_bpe_shows_each_word_end_as_a_visible_badge(bpe_page: object) 
     page.keyboard.press("Home")
     wait_for_step(page, 0, 40)
     badges = page.locator(".tp-spans .tp-zw")
-    words = len("The language model never sees letters: it sees tokens.".split())
-    assert badges.count() == words
+    assert badges.count() == len(BPE_DEFAULT_TEXT.split(" "))
     assert set(badges.all_inner_texts()) == {"</w>"}
     box = badges.first.bounding_box()
     assert box is not None and box["width"] > 10 and box["height"] > 5

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pickle
 from collections import Counter
 from fractions import Fraction
+from unittest import mock
 
 import pytest
 import regex
@@ -16,6 +17,7 @@ from core import wordpiece
 from core.corpora import load_corpus, split_heldout
 from core.patterns import BERT_PATTERN, WHITESPACE_WORDS_PATTERN
 from core.types import SPECIAL, TEXT, UNKNOWN, Tokenizer
+from core.wordpiece import pair_scores
 from core.wordpiece.tokenizer import count_words, word_spans
 from tests.conftest import data_dir_or_none
 
@@ -190,15 +192,18 @@ def symbol(tok: wordpiece.WordPieceTokenizer, token_id: int) -> tuple[str, bool]
     words=st.lists(st.text("aabbcd,A", min_size=1, max_size=7), min_size=1, max_size=25),
     extra=st.integers(0, 30),
     min_count=st.integers(1, 3),
+    group_at=st.sampled_from([1, 3, pair_scores.GROUP_AT]),
 )
-def test_training_matches_the_from_scratch_oracle(words: list[str], extra: int, min_count: int) -> None:
+def test_training_matches_the_from_scratch_oracle(words: list[str], extra: int, min_count: int, group_at: int) -> None:
+    """``group_at`` 1 puts every pair in a group, 3 some of them, the default none on corpora this small."""
     corpus = " ".join(words)
     try:
         result = wordpiece.train(corpus, vocab_size=200, min_count=min_count)
     except ValueError:
         return
     size = result.base_size + extra
-    result = wordpiece.train(corpus, vocab_size=size, min_count=min_count)
+    with mock.patch.object(pair_scores, "GROUP_AT", group_at):
+        result = wordpiece.train(corpus, vocab_size=size, min_count=min_count)
     vocab, steps = naive_train(corpus, size, min_count=min_count)
     tok = result.tokenizer
     assert [symbol(tok, i) for i in range(tok.vocab_size)] == vocab
@@ -211,13 +216,17 @@ def test_training_matches_the_from_scratch_oracle(words: list[str], extra: int, 
         assert step.score == step.count / (step.left_count * step.right_count)
 
 
-def test_training_on_a_real_text_matches_the_oracle() -> None:
+@pytest.mark.parametrize("group_at", [2, 10, pair_scores.GROUP_AT])
+def test_training_on_a_real_text_matches_the_oracle(group_at: int) -> None:
     text = load_corpus("sample_mercado_es")
-    result = wordpiece.train(text, vocab_size=260)
-    vocab, steps = naive_train(text, 260)
+    with mock.patch.object(pair_scores, "GROUP_AT", group_at):
+        result = wordpiece.train(text, vocab_size=300)
+    vocab, steps = naive_train(text, 300)
     tok = result.tokenizer
     assert [symbol(tok, i) for i in range(tok.vocab_size)] == vocab
     assert [(s.n_tied, s.tokens_after) for s in result.trace] == [(tied, after) for _, tied, _, after in steps]
+    top = [[(symbol(tok, c.left), symbol(tok, c.right), c.count) for c in s.top] for s in result.trace]
+    assert top == [[(p[0], p[1], c) for p, _, c, _, _ in board] for _, _, board, _ in steps]
 
 
 # -- encoding ---------------------------------------------------------------------------------------
