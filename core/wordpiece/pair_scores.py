@@ -72,22 +72,8 @@ class PairScores:
         """
         group_at = GROUP_AT if group_at is None else group_at
         self.words, self.freqs, self.min_count = words, freqs, min_count
-        counts: dict[str, int] = {}
-        where: dict[str, set[int]] = {}
-        symbols: dict[str, int] = {}
-        get, where_get, sym_get = counts.get, where.get, symbols.get
-        for index, (word, freq) in enumerate(zip(words, freqs, strict=True)):
-            for ch in word:
-                symbols[ch] = sym_get(ch, 0) + freq
-            for i in range(len(word) - 1):
-                pair = word[i : i + 2]
-                counts[pair] = get(pair, 0) + freq
-                found = where_get(pair)
-                if found is None:
-                    where[pair] = {index}
-                else:
-                    found.add(index)
-        self.counts, self.where, self.symbols = counts, where, symbols
+        self.counts, self.where, self.symbols = _count(words, freqs)
+        counts = self.counts
         self.seen = {pair: order for order, pair in enumerate(counts)}  # dicts keep first-seen order
         self.initial_tokens = self.tokens = sum(len(w) * f for w, f in zip(words, freqs, strict=True))
         in_pairs: dict[str, int] = {}
@@ -121,78 +107,87 @@ class PairScores:
         A board entry counts as the pair's entry for the ``pushed`` invariant; a group's best pair
         taken onto the board lets the group's next one compete on the main heap.
         """
-        heap, pushed, score, home, groups, symbols = self.heap, self.pushed, self.score, self.home, self.groups, self.symbols
-        pop, push = heapq.heappop, heapq.heappush
-        found: list[tuple[int, int, str]] = []
-        names: set[str] = set()
-        lower: set[str] = set()
+        found = self._recall_board()
+        names = {pair for _, _, pair in found}
+        heap = self.heap
+        while heap and (len(found) < k or heap[0] < found[k - 1]):
+            neg, tie, name = heapq.heappop(heap)
+            pair = self._entry(neg, tie, name)
+            if pair is not None and pair not in names:  # subtle: a pair gone and back may have two entries
+                bisect.insort(found, (neg, tie, pair))
+                names.add(pair)
+        self._send_home([pair for _, _, pair in found[k:]])
+        best = [pair for _, _, pair in found[:k]]
+        pushed, counts, symbols = self.pushed, self.counts, self.symbols
+        self.board = [(self.seen[pair], pair, pushed[pair]) for pair in best]
+        out = []
+        for pair in best:
+            count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
+            out.append((pair, count / (left * right), count, left, right))
+        return out
+
+    def _recall_board(self) -> list[tuple[int, int, str]]:
+        """The last leaders still in the race with the key they had, as sorted ``(-key, tie, pair)``;
+        the ones whose key went down go back home (a higher key was pushed home already)."""
+        pushed, score, home, symbols = self.pushed, self.score, self.home, self.symbols
+        found, lower = [], []
         for tie, pair, own in self.board:
             anchor = home.get(pair)
             if anchor is None or pushed.get(pair) != own:
                 continue  # gone, out of the race, or pushed again with a higher key
-            now = score[pair]
-            if now != own:  # lower now: back to its home heap with its current key
-                pushed[pair] = now
-                if anchor:
-                    push(groups[anchor].heap, (-now, tie, pair))
-                    lower.add(anchor)
-                else:
-                    push(heap, (-now, tie, pair))
-                continue
-            found.append((-(now // symbols[anchor]) if anchor else -now, tie, pair))
-            names.add(pair)
-        found.sort()  # subtle: an anchor's count may have changed, moving its pairs' keys
-        for anchor in lower:
-            self._offer(anchor)
-        while heap and (len(found) < k or heap[0] < found[k - 1]):
-            neg, tie, name = pop(heap)
-            if len(name) == 2:  # a pair of the main heap
-                if home.get(name) != "" or pushed.get(name) != -neg or name in names:
-                    continue  # gone, moved, superseded by a higher push, or a duplicate
-                now = score[name]
-                if now != -neg:  # lower than when pushed: push the current key and look again
-                    pushed[name] = now
-                    push(heap, (-now, tie, name))
-                    continue
-                bisect.insort(found, (neg, tie, name))
-                names.add(name)
-                continue
-            group = groups[name]  # a group: its best pair competes
-            if group.top != (-neg, tie):
-                continue  # superseded by a later entry of the group
-            best = self._best(name)
-            if best is None:
-                group.top = None
-                continue
-            key = -best[0] // symbols[name]
-            if (key, best[1]) != (-neg, tie):  # worse than when pushed: push the current best
-                group.top = (key, best[1])
-                push(heap, (-key, best[1], name))
-                continue
-            pop(group.heap)
-            if best[2] not in names:  # subtle: a pair gone and back with the same key has two entries
-                bisect.insort(found, (neg, tie, best[2]))
-                names.add(best[2])
-            group.top = None
-            self._offer(name)
-        back: set[str] = set()
-        for neg, tie, pair in found[k:]:  # pushed off the board: back to their home heaps
-            anchor = home[pair]
-            if anchor:
-                push(groups[anchor].heap, (-pushed[pair], tie, pair))
-                back.add(anchor)
+            if score[pair] != own:
+                lower.append(pair)
             else:
-                push(heap, (neg, tie, pair))
-        for anchor in back:
+                found.append((-(own // symbols[anchor]) if anchor else -own, tie, pair))
+        self._send_home(lower)
+        found.sort()  # subtle: an anchor's count may have changed, moving its pairs' keys
+        return found
+
+    def _entry(self, neg: int, tie: int, name: str) -> str | None:
+        """The pair a popped main-heap entry stands for if it is live and current, else ``None``
+        (a stale entry is dropped, or pushed again with the current key). A group's current best pair
+        leaves the group's heap and the group's next pair is offered in its place."""
+        pushed, score, heap = self.pushed, self.score, self.heap
+        if len(name) == 2:  # a pair of the main heap
+            if self.home.get(name) != "" or pushed.get(name) != -neg:
+                return None  # gone, moved, or superseded by a higher push
+            now = score[name]
+            if now != -neg:  # lower than when pushed: push the current key and look again
+                pushed[name] = now
+                heapq.heappush(heap, (-now, tie, name))
+                return None
+            return name
+        group = self.groups[name]  # a group: its best pair competes
+        if group.top != (-neg, tie):
+            return None  # superseded by a later entry of the group
+        best = self._best(name)
+        if best is None:
+            group.top = None
+            return None
+        key = -best[0] // self.symbols[name]
+        if (key, best[1]) != (-neg, tie):  # worse than when pushed: push the current best
+            group.top = (key, best[1])
+            heapq.heappush(heap, (-key, best[1], name))
+            return None
+        heapq.heappop(group.heap)
+        group.top = None
+        self._offer(name)
+        return best[2]
+
+    def _send_home(self, pairs: list[str]) -> None:
+        """Put pairs taken off the heaps back in their home heaps, with their current keys."""
+        pushed, score, home, seen = self.pushed, self.score, self.home, self.seen
+        anchors = set()
+        for pair in pairs:
+            key, anchor = score[pair], home[pair]
+            pushed[pair] = key
+            if anchor:
+                heapq.heappush(self.groups[anchor].heap, (-key, seen[pair], pair))
+                anchors.add(anchor)
+            else:
+                heapq.heappush(self.heap, (-key, seen[pair], pair))
+        for anchor in anchors:
             self._offer(anchor)
-        best = found[:k]
-        self.board = [(tie, pair, pushed[pair]) for _, tie, pair in best]
-        counts = self.counts
-        out = []
-        for _, _, pair in best:
-            count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
-            out.append((pair, count / (left * right), count, left, right))
-        return out
 
     def n_tied(self, pair: str) -> int:
         """How many pairs in the race have exactly the score of ``pair`` (itself included)."""
@@ -214,13 +209,48 @@ class PairScores:
         ``new`` may be a symbol that already occurs (two merges can spell the same piece): its
         count and pairs add up.
         """
-        words, freqs, counts = self.words, self.freqs, self.counts
-        affected = sorted(self.where.pop(pair))  # sorted: new pairs are numbered in corpus order
+        delta, holders, replaced = self._rewrite(pair, new)
+        self.tokens -= replaced
+        left, right = pair
+        symbols, counts = self.symbols, self.counts
+        symbols[left] -= replaced
+        symbols[right] -= replaced
+        symbols[new] = symbols.get(new, 0) + replaced
+        changed = []
+        for made, change in delta.items():
+            if not change:
+                continue
+            changed.append(made)
+            total = counts.get(made, 0) + change
+            if not total:
+                del counts[made]
+            elif made in counts:
+                counts[made] = total
+            else:
+                self.seen.setdefault(made, len(self.seen))
+                counts[made] = total
+                self._settle(made)
+        where = self.where
+        for made, indices in holders.items():
+            if made in where:
+                where[made] |= indices
+            else:
+                where[made] = indices
+        self._update_all(set(changed).union(*(self.foreign.get(ch, ()) for ch in {left, right, new})))
+        for ch in {left, right, new}:
+            if ch in self.groups:
+                self._offer(ch)
+        return replaced
+
+    def _rewrite(self, pair: str, new: str) -> tuple[dict[str, int], dict[str, set[int]], int]:
+        """Rewrite the words holding ``pair``: how each pair's count changes, which words hold each
+        pair with ``new``, and how many times ``pair`` was replaced (occurrences times word counts)."""
+        words, freqs = self.words, self.freqs
         delta: dict[str, int] = {}
         holders: dict[str, set[int]] = {}
         delta_get = delta.get
         replaced = 0
-        for index in affected:
+        for index in sorted(self.where.pop(pair)):  # sorted: new pairs are numbered in corpus order
             word = words[index]
             if pair not in word:
                 continue  # subtle: ``where`` keeps words that lost the pair since; skip them
@@ -242,39 +272,7 @@ class PairScores:
                         found.add(index)
             words[index] = shorter
             replaced += (len(word) - len(shorter)) * freq
-        self.tokens -= replaced
-        left, right = pair
-        symbols = self.symbols
-        symbols[left] -= replaced
-        symbols[right] -= replaced
-        symbols[new] = symbols.get(new, 0) + replaced
-        changed = []
-        for made, change in delta.items():
-            if not change:
-                continue
-            changed.append(made)
-            total = counts.get(made, 0) + change
-            if total:
-                if made not in counts:
-                    self.seen.setdefault(made, len(self.seen))
-                    counts[made] = total
-                    self._settle(made)
-                else:
-                    counts[made] = total
-            else:
-                del counts[made]
-        where = self.where
-        for made, indices in holders.items():
-            if made in where:
-                where[made] |= indices
-            else:
-                where[made] = indices
-        touched = set(changed).union(*(self.foreign.get(ch, ()) for ch in {left, right, new}))
-        self._update_all(touched)
-        for ch in {left, right, new}:
-            if ch in self.groups:
-                self._offer(ch)
-        return replaced
+        return delta, holders, replaced
 
     # -- internals --------------------------------------------------------------------------------
 
@@ -372,3 +370,23 @@ class PairScores:
         if top is None or key > top[0] or (key == top[0] and tie < top[1]):
             group.top = (key, tie)
             heapq.heappush(self.heap, (-key, tie, anchor))
+
+
+def _count(words: list[str], freqs: list[int]) -> tuple[dict[str, int], dict[str, set[int]], dict[str, int]]:
+    """Each pair's count and the words it is in, in first-seen order, and each symbol's count."""
+    counts: dict[str, int] = {}
+    where: dict[str, set[int]] = {}
+    symbols: dict[str, int] = {}
+    get, where_get, sym_get = counts.get, where.get, symbols.get
+    for index, (word, freq) in enumerate(zip(words, freqs, strict=True)):
+        for ch in word:
+            symbols[ch] = sym_get(ch, 0) + freq
+        for i in range(len(word) - 1):
+            pair = word[i : i + 2]
+            counts[pair] = get(pair, 0) + freq
+            found = where_get(pair)
+            if found is None:
+                where[pair] = {index}
+            else:
+                found.add(index)
+    return counts, where, symbols
