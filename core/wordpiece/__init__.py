@@ -16,11 +16,16 @@ without the merge list.
 
 How this differs from Hugging Face's ``WordPieceTrainer``: that trainer is its BPE trainer with a
 ``##`` prefix: it merges the most frequent pair and only the encoding is WordPiece's. This module
-trains as the WordPiece papers and Hugging Face's course describe, with the score. A character never
-seen in training makes its whole word ``[UNK]`` (``UNSEEN_CHARACTER``), as in BERT.
+trains as Hugging Face's course describes WordPiece, with the score (which spends pieces on rare
+pairs, so at the same size it compresses text less: ``min_count`` tempers that). Their alphabet also
+holds every character as a word start, ours only those seen starting a word (the course's). The
+encoding is the same: given their vocabulary, ``WordPieceTokenizer`` returns their tokens (tested).
+A character never seen in training makes its whole word ``[UNK]`` (``UNSEEN_CHARACTER``), as in BERT.
 
-What this package does not do: BERT's normalizer beyond lowercasing (no accent stripping, no
-Chinese-character splitting), special tokens other than ``[UNK]``, drawing (``ui``).
+Modules: ``training`` (``train``, the trace), ``pair_scores`` (the incremental scores training runs
+on), ``tokenizer`` (``WordPieceTokenizer``, pre-tokenization). What this package does not do: BERT's
+normalizer beyond lowercasing (no accent stripping, no Chinese-character splitting), special tokens
+other than ``[UNK]``, drawing (``ui``).
 
 >>> result = train("hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5, vocab_size=10)
 >>> [step.piece for step in result.trace]

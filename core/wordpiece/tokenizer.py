@@ -114,7 +114,8 @@ class WordPieceTokenizer:
         self.vocab_size = len(labels)
         self.special_tokens: Mapping[str, int] = MappingProxyType({UNK: self.unk_id})
         self.name = name or default_name(self.vocab_size, lowercase=lowercase)
-        self._memo: dict[str, tuple[tuple[int, int, int], ...] | None] = {}
+        self._specs: dict[str, tuple[tuple[int, bytes, int, int, str], ...]] = {}  # chunk -> its tokens
+        self._ids: dict[str, tuple[int, ...]] = {}  # chunk -> its ids
 
     def __reduce__(self):  # pickle the vocabulary and rules, not the memo
         rules = (self.pattern, self.lowercase, self.max_chars_per_word, self.name)
@@ -148,10 +149,14 @@ class WordPieceTokenizer:
         [1, 2, 1, 0]
         """
         ids: list[int] = []
-        unk = self.unk_id
-        for _, _, chunk in word_spans(without_surrogates(text), self.pattern):
-            cut = self._cut(self._normalize(chunk)[0])
-            ids += [unk] if cut is None else [i for i, _, _ in cut]
+        memo = self._ids
+        if len(memo) > _MEMO_WORDS:
+            memo.clear()
+        for chunk in words(without_surrogates(text), self.pattern):
+            found = memo.get(chunk)
+            if found is None:
+                found = memo[chunk] = tuple(spec[0] for spec in self._chunk_tokens(chunk))
+            ids.extend(found)
         return ids
 
     def decode(self, ids: Sequence[int]) -> str:
@@ -213,20 +218,27 @@ class WordPieceTokenizer:
 
     def _encode_plain(self, text: str, offset: int) -> list[Token]:
         tokens: list[Token] = []
-        texts, unk = self.texts, self.unk_id
-        for start, end, chunk in word_spans(text, self.pattern):
-            word, owners = self._normalize(chunk)
-            cut = self._cut(word)
+        memo = self._specs
+        if len(memo) > _MEMO_WORDS:
+            memo.clear()
+        for start, _, chunk in word_spans(text, self.pattern):
+            specs = memo.get(chunk)
+            if specs is None:
+                specs = memo[chunk] = self._chunk_tokens(chunk)
             base = offset + start
-            if cut is None:
-                tokens.append(Token(unk, b"", base, offset + end, UNKNOWN))
-            elif owners is None:
-                tokens += [Token(i, texts[i].encode(), base + a, base + b, TEXT) for i, a, b in cut]
-            else:
-                tokens += [
-                    Token(i, texts[i].encode(), base + owners[a], base + owners[b - 1] + 1, TEXT) for i, a, b in cut
-                ]
+            tokens += [Token(i, data, base + a, base + b, kind) for i, data, a, b, kind in specs]
         return tokens
+
+    def _chunk_tokens(self, chunk: str) -> tuple[tuple[int, bytes, int, int, str], ...]:
+        """The tokens of one word as ``(id, bytes, start, end, kind)``, offsets within the chunk."""
+        word, owners = self._normalize(chunk)
+        cut = self._cut(word)
+        if cut is None:
+            return ((self.unk_id, b"", 0, len(chunk), UNKNOWN),)
+        texts = self.texts
+        if owners is None:
+            return tuple((i, texts[i].encode(), a, b, TEXT) for i, a, b in cut)
+        return tuple((i, texts[i].encode(), owners[a], owners[b - 1] + 1, TEXT) for i, a, b in cut)
 
     def _normalize(self, chunk: str) -> tuple[str, list[int] | None]:
         """The word as matched, and for each of its characters the chunk character it came from
@@ -251,15 +263,6 @@ class WordPieceTokenizer:
 
     def _cut(self, word: str) -> tuple[tuple[int, int, int], ...] | None:
         """``(id, start, end)`` per piece of ``word`` by greedy longest match, or ``None`` for ``[UNK]``."""
-        memo = self._memo
-        if word in memo:
-            return memo[word]
-        if len(memo) > _MEMO_WORDS:
-            memo.clear()
-        memo[word] = cut = self._cut_fresh(word)
-        return cut
-
-    def _cut_fresh(self, word: str) -> tuple[tuple[int, int, int], ...] | None:
         n = len(word)
         if n > self.max_chars_per_word:
             return None
@@ -290,6 +293,17 @@ def word_spans(text: str, pattern: str) -> list[tuple[int, int, str]]:
     if pattern in _GAPLESS:
         return [(m.start(), m.end(), m.group()) for m in compile_pattern(pattern).finditer(text)]
     return [(start, end, text[start:end]) for start, end in split(text, pattern) if not text[start:end].isspace()]
+
+
+def words(text: str, pattern: str) -> list[str]:
+    """Only the words of ``word_spans``: the fast path when offsets are not needed.
+
+    >>> words("Hi, you", BERT_PATTERN)
+    ['Hi', ',', 'you']
+    """
+    if pattern in _GAPLESS:
+        return compile_pattern(pattern).findall(text)
+    return [word for _, _, word in word_spans(text, pattern)]
 
 
 def count_words(text: str, pattern: str) -> Counter[str]:

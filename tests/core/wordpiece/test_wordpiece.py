@@ -301,7 +301,7 @@ def test_the_tokenizer_satisfies_the_protocol_and_pickles(essay: wordpiece.WordP
     assert dict(tok.special_tokens) == {"[UNK]": 0}
     tok.encode("warm the memo")
     copy = pickle.loads(pickle.dumps(tok))
-    assert copy.pieces == tok.pieces and copy._memo == {}
+    assert tok._specs and copy.pieces == tok.pieces and copy._specs == {} and copy._ids == {}
     assert copy.encode("Tokens, tokens!") == tok.encode("Tokens, tokens!")
 
 
