@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from core.wordpiece.tokenizer import (
     MAX_CHARS_PER_WORD,
+    PRE_TOKENIZERS,
     PREFIX,
     UNK,
     Attempt,
@@ -53,6 +54,6 @@ UNSEEN_CHARACTER = (
 )
 
 __all__ = [
-    "MAX_CHARS_PER_WORD", "PREFIX", "UNK", "UNSEEN_CHARACTER", "Attempt", "Candidate", "WordMatch",
+    "MAX_CHARS_PER_WORD", "PRE_TOKENIZERS", "PREFIX", "UNK", "UNSEEN_CHARACTER", "Attempt", "Candidate", "WordMatch",
     "WordPieceResult", "WordPieceStep", "WordPieceTokenizer", "default_name", "train",
 ]
