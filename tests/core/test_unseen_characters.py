@@ -1,13 +1,13 @@
 """A character never seen in training, per algorithm trained here: what each one does, shown honestly.
 
-Byte-level BPE falls back to the character's bytes (nothing is lost); character BPE makes that one
-character ``<unk>``; WordPiece makes the whole word ``[UNK]``. Lost text is always an ``UNKNOWN``
-token with no bytes over exactly the characters it hides.
+Byte-level BPE falls back to the character's bytes (nothing is lost); character BPE and Unigram make
+that one character ``<unk>``; WordPiece makes the whole word ``[UNK]``. Lost text is always an
+``UNKNOWN`` token with no bytes over exactly the characters it hides.
 """
 
 from __future__ import annotations
 
-from core import bpe, wordpiece
+from core import bpe, unigram, wordpiece
 from core.types import TEXT, UNKNOWN
 
 CORPUS = "the cat sat on the mat, the cat ate"
@@ -44,3 +44,11 @@ def test_wordpiece_loses_the_whole_word() -> None:
     assert [(t.id, t.bytes, t.start, t.end) for t in unknown] == [(0, b"", 4, 7)]
     assert tok.decode([t.id for t in tokens]) == "the [UNK] sat"
     assert "whole word" in wordpiece.UNSEEN_CHARACTER
+
+
+def test_unigram_loses_only_that_character() -> None:
+    tok = unigram.train(CORPUS, vocab_size=30).tokenizer
+    tokens = tok.encode(TEXT_WITH_UNSEEN)
+    unknown = [t for t in tokens if t.kind == UNKNOWN]
+    assert [(t.id, t.bytes, t.start, t.end) for t in unknown] == [(0, b"", 6, 7)]
+    assert b"".join(t.bytes for t in tokens) == b"the ca sat"
