@@ -118,6 +118,11 @@ _PUBLIC = (
     ("python_stdlib", "Python standard library (sample)", "code", "code/python_stdlib_sample.py.txt", 245_374,
      "fd156bd341b56a87055706030180734330fd3cf6def150dd3aca2ce9905a5904",
      "PSF License", f"about 245 kB of CPython standard-library modules, concatenated; {_DATA_ONLY}"),
+    ("essay_es_six_lines", "Six lines of Spanish: character BPE by hand", "es", "essay_es_six_lines.txt", 378,
+     "72df953ca2e07c61cc6e206f042933d7ddc05825fcb7aa208857918e642fbf17",
+     "short example text, quoted for teaching",
+     "the worked example of an essay on tokenization in Spanish (children learning to program), as "
+     f"printed there; its first merges, a + </w> (18) and p + r (16), can be checked by hand; {_DATA_ONLY}"),
 )
 _UDHR_MANIFEST = FileSpec(
     "manifest.tsv", "b7cbf9355edf19ee55f492881cb5cfa892dd54a86412ca5c4e2bd570e0d2f939", "corpora/udhr"

@@ -67,6 +67,15 @@ TEKKEN_PATTERN = "|".join(
 # Whitespace: runs of non-space, each with the spaces before it (a teaching baseline).
 WHITESPACE_PATTERN = r"""\s*\S+|\s+"""
 
+# BERT's pre-tokenizer (Hugging Face tokenizers' BertPreTokenizer, BasicTokenizer in Google's BERT):
+# split on whitespace, and every punctuation character is a word of its own. Punctuation is Unicode's
+# P* categories plus all ASCII symbols (``$``, ``+``, ``<``, ``^``, ``|`` ...), as BERT's
+# _is_punctuation says. Whitespace itself matches nothing: WordPiece keeps no spaces.
+BERT_PATTERN = r"""[^\s\p{P}\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]++|[\p{P}\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]"""
+
+# Words between whitespace, nothing split off: the words of subword-nmt and of character BPE.
+WHITESPACE_WORDS_PATTERN = r"""\S++"""
+
 # Named patterns offered wherever the user picks one (training, pre-tokenization views).
 NAMED_PATTERNS: dict[str, str] = {
     "GPT-2": GPT2_PATTERN,

@@ -274,8 +274,10 @@ def _pill(
         after = "\n" * covered.count("\n")
         classes.append("tp-raw")
     elif token.start >= token.end:
-        # A zero-width text token (SentencePiece's inserted "▁"): show what it stands for.
-        label = html.escape(printable(token.bytes), quote=True) or "∅"
+        # A zero-width text token (SentencePiece's inserted "▁"): show what it stands for; one that
+        # stands for no text (character BPE's bare "</w>") shows its piece.
+        shown = printable(token.bytes) or (piece(token.id) if piece is not None else "")
+        label = html.escape(shown, quote=True) or "∅"
         classes.append("tp-zw")
     else:
         label = marks(covered)

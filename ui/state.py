@@ -103,6 +103,7 @@ BPE_CORPUS = "bpe_corpus"  # training form: catalog key, or "paste" / "upload"
 BPE_PASTE = "bpe_paste"  # training form: the pasted corpus
 BPE_UPLOAD = "bpe_upload"  # training form: the .txt uploader (widget only, no default)
 BPE_MODE = "bpe_mode"  # training form: "byte" or "char"
+BPE_END_OF_WORD = "bpe_end_of_word"  # training form, char mode: a key of core.bpe.END_OF_WORDS
 BPE_PATTERN = "bpe_pattern"  # training form: a name of core.patterns.NAMED_PATTERNS, or "Custom regex"
 BPE_CUSTOM_PATTERN = "bpe_custom_pattern"  # training form: the custom regex
 BPE_SIZE_KIND = "bpe_size_kind"  # training form: "merges" or "vocab"
@@ -137,6 +138,7 @@ def bpe_defaults() -> dict[str, Any]:
         BPE_CORPUS: "sample_essay_en",
         BPE_PASTE: "",
         BPE_MODE: "byte",
+        BPE_END_OF_WORD: "separate",  # l o w </w>, as the paper and most teaching material write it
         BPE_PATTERN: "GPT-2",
         BPE_CUSTOM_PATTERN: r" ?\w+| ?[^\w\s]+|\s+",
         BPE_SIZE_KIND: "merges",

@@ -15,11 +15,14 @@ from __future__ import annotations
 
 from core.bpe.model import (
     END_OF_WORD,
+    END_OF_WORDS,
     MODES,
     TIE_BREAKS,
     UNK,
+    UNSEEN_CHARACTER,
     BPEResult,
     BPETokenizer,
+    EndOfWord,
     MergeStep,
     Mode,
     default_name,
@@ -29,6 +32,6 @@ from core.bpe.model import (
 from core.bpe.pair_counts import TieBreak
 
 __all__ = [
-    "END_OF_WORD", "MODES", "TIE_BREAKS", "UNK", "BPEResult", "BPETokenizer", "MergeStep", "Mode", "TieBreak",
-    "default_name", "piece_label", "train",
+    "END_OF_WORD", "END_OF_WORDS", "MODES", "TIE_BREAKS", "UNK", "UNSEEN_CHARACTER", "BPEResult", "BPETokenizer",
+    "EndOfWord", "MergeStep", "Mode", "TieBreak", "default_name", "piece_label", "train",
 ]

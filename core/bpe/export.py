@@ -92,11 +92,17 @@ def to_hf_json(result: BPEResult | BPETokenizer) -> str:
 
     Byte mode: a BPE model in GPT-2's byte-to-unicode alphabet behind ``Split(pattern)`` and
     ``ByteLevel(use_regex=False)``. Char mode: a BPE model with ``unk_token`` and
-    ``end_of_word_suffix="</w>"`` behind ``WhitespaceSplit``, decoded by ``BPEDecoder``.
+    ``end_of_word_suffix="</w>"`` behind ``WhitespaceSplit``, decoded by ``BPEDecoder``; only the
+    glued layout (``w</w>``), which is the one that suffix means.
     """
     from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
 
     tokenizer = _tokenizer_of(result)
+    if tokenizer.mode == "char" and tokenizer.end_of_word != "glued":
+        raise ValueError(
+            f"tokenizer.json has no separate {END_OF_WORD} symbol (its BPE glues the marker to the last "
+            f"character): train with end_of_word='glued' to export character BPE"
+        )
     if tokenizer.mode == "byte":
         symbols = [byte_level_piece(piece) for piece in tokenizer.vocab]
     else:
@@ -131,6 +137,7 @@ def to_json(result: BPEResult) -> str:
             "mode": tok.mode,
             "pattern": tok.pattern,
             "alphabet": list(tok.alphabet),
+            "end_of_word": tok.end_of_word,
             "merges": [list(m) for m in tok.merges],
             "tie_break": result.tie_break,
             "stop_reason": result.stop_reason,
@@ -157,6 +164,7 @@ def from_json(text: str) -> BPEResult:
             mode=data["mode"],
             pattern=data["pattern"] or GPT2_PATTERN,
             alphabet=data["alphabet"],
+            end_of_word=data.get("end_of_word", "glued"),  # files saved before the layouts were glued
             name=data["name"],
         )
         trace = tuple(

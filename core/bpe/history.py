@@ -44,7 +44,11 @@ def byte_owners(chunk: str) -> list[int]:
 
 
 def merge_lowest_first(
-    ids: Sequence[int], pair_rank: Callable[[int, int, int, int, int], int], *, id_offset: int = 0
+    ids: Sequence[int],
+    pair_rank: Callable[[int, int, int, int, int], int],
+    *,
+    id_offset: int = 0,
+    skip: Callable[[], bool] | None = None,
 ) -> tuple[list[int], list[Merge]]:
     """Merge the adjacent pair of lowest rank (the leftmost on a tie) until no pair has a rank.
 
@@ -56,6 +60,10 @@ def merge_lowest_first(
     list of parts, with lazy invalidation. Parts only grow, so ``(first, end)`` names one pair for
     good: an entry is stale exactly when ``first`` no longer starts a part or the part after it no
     longer ends at ``end``. Ordering by ``(rank, first)`` is "lowest rank, then leftmost".
+
+    ``skip`` is BPE-dropout: each time a merge is about to apply, ``skip()`` may say no to it. A merge
+    said no to waits aside and is back in the race once another merge has applied (as in Hugging
+    Face tokenizers' BPE); when every merge left was said no to, merging ends.
 
     >>> merge_lowest_first([1, 1, 1], lambda f, m, e, a, b: 0 if (a, b) == (1, 1) else NEVER, id_offset=9)
     ([9, 1], [(0, 0, 1, 2, 9)])
@@ -72,11 +80,20 @@ def merge_lowest_first(
             heap.append((rank, s, s + 2))
     heapify(heap)
     merges: list[Merge] = []
+    skipped: list[tuple[int, int, int]] = []
     while heap:
-        rank, first, end = heappop(heap)
+        entry = heappop(heap)
+        rank, first, end = entry
         mid = ends[first] if live[first] else n
         if mid >= n or ends[mid] != end:
             continue  # stale: one of its parts has merged with something else since
+        if skip is not None:
+            if skip():
+                skipped.append(entry)
+                continue
+            for waiting in skipped:
+                heappush(heap, waiting)
+            skipped.clear()
         new_id = rank + id_offset
         live[mid] = False
         ends[first], part[first] = end, new_id

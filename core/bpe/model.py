@@ -4,11 +4,19 @@ Two training modes share one merge loop:
 
 - ``"byte"``: byte-level BPE (GPT-2 style). A pattern cuts the text into pre-tokens; each starts as
   its UTF-8 bytes (ids 0–255) and merges never cross pre-token borders. Lossless.
-- ``"char"``: classic character BPE (Sennrich et al., as in subword-nmt). The text is split on
-  whitespace; a word starts as its characters, the last one carrying the end-of-word marker
-  ``</w>`` (``low`` → ``l o w</w>``). Id 0 is ``<unk>`` for characters never seen in training;
-  ids 1… are the alphabet in code-point order (each ``c`` before ``c</w>``). Whitespace is not kept,
-  so decoding puts one space between words: not lossless.
+- ``"char"``: classic character BPE (Sennrich et al.). The text is split on whitespace; a word starts
+  as its characters and the end-of-word marker ``</w>``, in one of two layouts (``END_OF_WORDS``):
+  ``"separate"``, the marker a symbol of its own (``low`` → ``l o w </w>``, as in the paper and most
+  teaching material, so early merges are often ``a + </w>``), or ``"glued"`` to the last character
+  (``l o w</w>``, as subword-nmt does now). Id 0 is ``<unk>`` for characters never seen in training;
+  ids 1… are the alphabet: ``</w>`` first when separate, then the characters in code-point order
+  (when glued, each ``c`` before ``c</w>``). A bare ``</w>`` token is zero-width at the word's end.
+  Whitespace is not kept, so decoding puts one space between words: not lossless.
+
+BPE-dropout (Provilkov et al., 2020): ``sample(text, dropout=p, seed=s)`` encodes with each merge
+skipped with probability ``p`` (``p = 0`` is ``encode``, ``p = 1`` leaves bytes or characters).
+A character never seen in training (``UNSEEN_CHARACTER``): byte-level BPE still has its bytes;
+character BPE makes it ``<unk>``, an ``UNKNOWN`` token over that character only.
 
 The vocabulary is derived from the merges (one source of truth): merge ``rank`` makes id
 ``base + rank`` whose bytes are its two parts' bytes joined. Encoding replays the merges lowest rank
@@ -24,6 +32,7 @@ of a real tokenizer's merges (``core.bpe.replay``), export and saving (``core.bp
 
 from __future__ import annotations
 
+import random
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -41,6 +50,7 @@ from core.textio import without_surrogates
 from core.types import TEXT, UNKNOWN, Token
 
 Mode = Literal["byte", "char"]
+EndOfWord = Literal["separate", "glued"]
 
 END_OF_WORD = "</w>"
 UNK = "<unk>"
@@ -50,6 +60,18 @@ TIE_BREAKS: dict[str, str] = {
     "largest_pair": "largest pair of ids, max by (count, pair)",
 }
 MODES: dict[str, str] = {"byte": "byte-level BPE", "char": "character BPE"}
+# Character BPE's two layouts of the end-of-word marker, in the words the page shows.
+END_OF_WORDS: dict[str, str] = {
+    "separate": "l o w </w>: the marker is a symbol of its own (the original paper)",
+    "glued": "l o w</w>: the marker is glued to the last character (subword-nmt today)",
+}
+UNSEEN_CHARACTER: dict[str, str] = {
+    "byte": "A character never seen in training still has its UTF-8 bytes, and every byte is a token: "
+    "nothing is lost, the character just costs up to four tokens.",
+    "char": f"A character never seen in training is not in the alphabet: it becomes {UNK}, an unknown "
+    "token over that character alone, and its text is lost (glued, a last character takes the word's "
+    "end with it).",
+}
 _WORDS = regex.compile(r"\S+")  # char mode's words; the same cut in training and encoding
 _SHIFT = 32  # a pair (left, right) is the int left << 32 | right: faster dict keys than tuples
 _PROGRESS_CALLS = 100  # progress is reported about this many times, not once per merge
@@ -109,11 +131,19 @@ class BPETokenizer:
         mode: Mode = "byte",
         pattern: str = GPT2_PATTERN,
         alphabet: Sequence[str] = (),
+        end_of_word: EndOfWord = "glued",
         name: str | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        _check_end_of_word(end_of_word)
+        if mode == "char" and (END_OF_WORD in alphabet) != (end_of_word == "separate"):
+            has = "has" if END_OF_WORD in alphabet else "lacks"
+            raise ValueError(
+                f"the alphabet {has} a separate {END_OF_WORD}: it does not fit the {end_of_word!r} layout"
+            )
         self.mode = mode
+        self.end_of_word: EndOfWord = end_of_word if mode == "char" else "glued"
         self.pattern = pattern if mode == "byte" else ""
         self.alphabet = tuple(alphabet) if mode == "char" else ()
         self.merges = tuple((int(left), int(right)) for left, right in merges)
@@ -138,7 +168,9 @@ class BPETokenizer:
         self._info = self._describe()
         self._ranks = {(left << _SHIFT) | right: rank for rank, (left, right) in enumerate(self.merges)}
         self._symbols = {s: i + 1 for i, s in enumerate(self.alphabet)}
-        self.name = name or default_name(mode, pattern, self.vocab_size)
+        self.name = name or default_name(mode, pattern, self.vocab_size, end_of_word=self.end_of_word)
+        self._separate = self.mode == "char" and self.end_of_word == "separate"
+        self._end_id = self._symbols.get(END_OF_WORD, -1)
         self._chunk_cache: dict[str, tuple[int, ...]] = {}
         self._histories: OrderedDict[str, History] = OrderedDict()
 
@@ -176,7 +208,38 @@ class BPETokenizer:
             if final is None:
                 final = memo[key] = self._merge_ids(ids)
             tokens.extend(build_tokens(final, start, owners, self._info))
-        return tokens
+        return self._zero_width_ends(tokens)
+
+    def sample(self, text: str, *, dropout: float = 0.1, seed: int | None = None) -> list[Token]:
+        """Tokens of ``text`` under BPE-dropout: each merge skipped with probability ``dropout``.
+
+        Subtle: a skipped merge waits and can still apply once another merge has (Hugging Face
+        tokenizers' rule), so the same word can come out cut differently each time it occurs. The
+        same ``seed`` gives the same tokens; ``dropout=0`` gives ``encode``'s, ``dropout=1`` the
+        bytes (or characters) the merges start from.
+
+        >>> tok = BPETokenizer(merges=[(104, 105)])
+        >>> [t.bytes for t in tok.sample("hi", dropout=1.0)], [t.bytes for t in tok.sample("hi", dropout=0.0)]
+        ([b'h', b'i'], [b'hi'])
+        """
+        if not 0.0 <= dropout <= 1.0:
+            raise ValueError(f"dropout must be between 0 and 1, not {dropout}")
+        if dropout == 0.0:
+            return self.encode(text)
+        draw = random.Random(seed).random
+        get = self._ranks.get
+
+        def pair_rank(first: int, mid: int, end: int, left: int, right: int) -> int:
+            return get((left << _SHIFT) | right, NEVER)
+
+        def skip() -> bool:
+            return draw() < dropout
+
+        tokens: list[Token] = []
+        for start, ids, owners in self._chunk_units(without_surrogates(text)):
+            final = merge_lowest_first(ids, pair_rank, id_offset=self.base_size, skip=skip)[0]
+            tokens.extend(build_tokens(final, start, owners, self._info))
+        return self._zero_width_ends(tokens)
 
     def encode_ids(self, text: str) -> list[int]:
         """Only the ids of ``text``: the fast path for measuring (no offsets, no Token objects).
@@ -219,7 +282,7 @@ class BPETokenizer:
         >>> [t.bytes for t in BPETokenizer(merges=[(104, 105)]).segment("hi", 0)]
         [b'h', b'i']
         """
-        return self._history(text).tokens(k, self._info)
+        return self._zero_width_ends(self._history(text).tokens(k, self._info))
 
     def changed_spans(self, text: str, k: int) -> list[tuple[int, int]]:
         """Code-point spans of the tokens that merge ``k - 1`` made in ``text`` (none for ``k=0``).
@@ -267,15 +330,29 @@ class BPETokenizer:
                 chunk = text[start:end]
                 out.append((start, self._units(chunk), byte_owners(chunk)))
         else:
+            # subtle: a separate </w> unit belongs to the word's last character, so a token that
+            # ends with it ends there; a bare </w> token is made zero-width by _zero_width_ends
             for match in _WORDS.finditer(text):
                 word = match.group()
-                out.append((match.start(), self._units(word), list(range(len(word)))))
+                owners = list(range(len(word)))
+                if self._separate:
+                    owners.append(len(word) - 1)
+                out.append((match.start(), self._units(word), owners))
         return out
+
+    def _zero_width_ends(self, tokens: list[Token]) -> list[Token]:
+        """A bare separate ``</w>`` covers no character: it stands, zero-width, where its word ends."""
+        if not self._separate:
+            return tokens
+        end_id = self._end_id
+        return [t._replace(start=t.end) if t.id == end_id else t for t in tokens]
 
     def _units(self, chunk: str) -> list[int]:
         if self.mode == "byte":
             return list(chunk.encode())
         symbols = self._symbols
+        if self._separate:
+            return [symbols.get(c, 0) for c in chunk] + [self._end_id]
         ids = [symbols.get(c, 0) for c in chunk[:-1]]
         ids.append(symbols.get(chunk[-1] + END_OF_WORD, 0))
         return ids
@@ -310,17 +387,22 @@ class BPETokenizer:
         """Per id: the bytes a Token carries, how many units (bytes or characters) it spans, its kind."""
         if self.mode == "byte":
             return [(b, len(b), TEXT) for b in self.vocab]
-        return [(b"", 1, UNKNOWN)] + [(b, len(b.decode()), TEXT) for b in self.vocab[1:]]
+        separate = self.end_of_word == "separate"  # then a word end is a unit of its own, </w>
+        units = [len(b.decode()) + (separate and ends) for b, ends in zip(self.vocab, self._ends_word, strict=True)]
+        return [(b"", 1, UNKNOWN)] + [(b, n, TEXT) for b, n in zip(self.vocab[1:], units[1:], strict=True)]
 
 
-def default_name(mode: Mode, pattern: str, vocab_size: int) -> str:
+def default_name(mode: Mode, pattern: str, vocab_size: int, *, end_of_word: EndOfWord = "glued") -> str:
     """A readable name for a tokenizer trained here.
 
     >>> default_name("byte", GPT2_PATTERN, 2000)
     'BPE trained here (byte-level, GPT-2 pattern, 2,000 tokens)'
+    >>> default_name("char", "", 90, end_of_word="separate")
+    'BPE trained here (character, l o w </w>, 90 tokens)'
     """
     if mode == "char":
-        return f"BPE trained here (character, {END_OF_WORD}, {vocab_size:,} tokens)"
+        layout = f"l o w {END_OF_WORD}" if end_of_word == "separate" else f"l o w{END_OF_WORD}"
+        return f"BPE trained here (character, {layout}, {vocab_size:,} tokens)"
     pattern_name = next((name for name, p in NAMED_PATTERNS.items() if p == pattern), "custom")
     return f"BPE trained here (byte-level, {pattern_name} pattern, {vocab_size:,} tokens)"
 
@@ -385,6 +467,7 @@ def train(
     mode: Mode = "byte",
     pattern: str = GPT2_PATTERN,
     tie_break: TieBreak = "first_seen",
+    end_of_word: EndOfWord = "glued",
     top_k: int = 10,
     min_count: int = 1,
     progress: Callable[[int, int], None] | None = None,
@@ -401,6 +484,7 @@ def train(
     largest ``(left, right)`` as minbpe's ``max`` by ``(count, pair)`` does. Training stops early,
     and says why, when no pair occurs ``min_count`` times. ``progress(done, total)`` is called about
     a hundred times, not once per merge. Lone surrogates in ``corpus`` are read as U+FFFD.
+    ``end_of_word`` picks character BPE's layout of ``</w>`` (see the module's docstring).
 
     ``start_merges`` (byte mode) continues training after merges learned before, possibly with
     another pattern (SuperBPE's second stage, ``core.superbpe``): each chunk starts as its ids once
@@ -411,6 +495,9 @@ def train(
     >>> result = train("low low low lower", num_merges=2, mode="char")
     >>> [piece_label(step.piece) for step in result.trace]
     ['lo', 'low</w>']
+    >>> result = train("low low low lower", num_merges=3, mode="char", end_of_word="separate")
+    >>> [piece_label(step.piece) for step in result.trace]
+    ['lo', 'low', 'low</w>']
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
@@ -420,10 +507,12 @@ def train(
         raise ValueError("top_k must be at least 1")
     if min_count < 1:
         raise ValueError("min_count must be at least 1")
+    _check_end_of_word(end_of_word)
     start = _start(start_merges, mode, pattern, vocab_size)
     if mode == "byte":
         _merges_wanted(vocab_size, num_merges, mode, start.vocab_size)  # fail fast, before reading the corpus
-    counted, alphabet = _count_words(without_surrogates(corpus), mode, pattern)
+    separate = mode == "char" and end_of_word == "separate"
+    counted, alphabet = _count_words(without_surrogates(corpus), mode, pattern, separate=separate)
     if not counted:
         raise ValueError("the corpus is empty: give it some text to learn merges from")
     base = start.vocab_size if mode == "byte" else len(alphabet) + 1
@@ -436,7 +525,10 @@ def train(
         pieces = [bytes([i]) for i in range(256)]
     else:
         symbols = {s: chr(i + 1) for i, s in enumerate(alphabet)}
-        words = ["".join([symbols[c] for c in w[:-1]] + [symbols[w[-1] + END_OF_WORD]]) for w in counted]
+        if separate:
+            words = ["".join([symbols[c] for c in w]) + symbols[END_OF_WORD] for w in counted]
+        else:
+            words = ["".join([symbols[c] for c in w[:-1]] + [symbols[w[-1] + END_OF_WORD]]) for w in counted]
         pieces = [UNK.encode()] + [s.encode() for s in alphabet]
     counts = PairCounts(words, list(counted.values()), tie_break=tie_break)
     trace = _run_merges(
@@ -452,7 +544,7 @@ def train(
         )
     tokenizer = BPETokenizer(
         merges=[*start.merges, *((s.left, s.right) for s in trace)], mode=mode, pattern=pattern,
-        alphabet=alphabet, name=name,
+        alphabet=alphabet, end_of_word=end_of_word, name=name,
     )
     return BPEResult(tokenizer, tuple(trace), stop_reason is not None, stop_reason, tie_break, counts.initial_tokens)
 
@@ -540,12 +632,17 @@ def _spell(start: BPETokenizer, chunks: Iterable[str]) -> list[str]:
     return words
 
 
-def _count_words(corpus: str, mode: Mode, pattern: str) -> tuple[Counter[str], tuple[str, ...]]:
+def _count_words(
+    corpus: str, mode: Mode, pattern: str, *, separate: bool = False
+) -> tuple[Counter[str], tuple[str, ...]]:
     """Pre-tokens (byte mode) or words (char mode) with their counts, in order of first appearance,
-    and in char mode the alphabet: each character, and ``c</w>`` for each character ending a word."""
+    and in char mode the alphabet: each character, and ``c</w>`` for each character ending a word
+    (glued) or one ``</w>`` first (separate)."""
     if mode == "byte":
         return Counter(chunks(corpus, pattern)), ()
     counted = Counter(_WORDS.findall(corpus))
+    if separate:
+        return counted, (END_OF_WORD, *sorted(set().union(*counted)))
     inner = {c for word in counted for c in word[:-1]}
     return counted, tuple(sorted(inner | {word[-1] + END_OF_WORD for word in counted}))
 
@@ -561,10 +658,15 @@ def _merges_wanted(vocab_size: int | None, num_merges: int | None, mode: Mode, b
             raise ValueError("vocab_size must be at least 256, so every byte has a token")
         raise ValueError(
             f"vocab_size must be at least {base:,}: the corpus's alphabet has {base:,} symbols "
-            f"(its characters, their {END_OF_WORD} forms and {UNK})"
+            f"(its characters, {END_OF_WORD} and {UNK})"
         )
     else:
         num_merges = vocab_size - base
     if base + num_merges > MAX_VOCAB:
         raise ValueError(f"the vocabulary can have at most {MAX_VOCAB:,} tokens")
     return num_merges
+
+
+def _check_end_of_word(end_of_word: str) -> None:
+    if end_of_word not in END_OF_WORDS:
+        raise ValueError(f"end_of_word must be one of {', '.join(END_OF_WORDS)}, not {end_of_word!r}")

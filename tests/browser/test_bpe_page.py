@@ -12,6 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from ui.state import BPE_DEFAULT_TEXT
+
 pytestmark = pytest.mark.browser
 
 STEP = re.compile(r"step ([\d,]+) of ([\d,]+)")
@@ -127,3 +129,22 @@ def test_replay_draws_chunks_under_the_spans(bpe_page: object) -> None:
     wait_for_step(page, n - 1, n)
     assert spans_html(page) != final
     assert page.locator(".bpe-chunks .bpe-chunk").count() > 5
+
+
+def test_character_bpe_shows_each_word_end_as_a_visible_badge(bpe_page: object) -> None:
+    """Separate </w> (the page's default for character BPE): before any merge, every word of the text
+    ends in a zero-width </w> badge that the reader can see."""
+    page = bpe_page
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("character BPE").click()
+    sidebar.get_by_role("spinbutton", name="Merges or vocabulary size").fill("40")
+    sidebar.get_by_role("button", name="Train").click()
+    page.locator(".bpe-merge", has_text=" of 40").wait_for()
+    page.locator('[data-testid="stSlider"] input[type="range"]').focus()
+    page.keyboard.press("Home")
+    wait_for_step(page, 0, 40)
+    badges = page.locator(".tp-spans .tp-zw")
+    assert badges.count() == len(BPE_DEFAULT_TEXT.split(" "))
+    assert set(badges.all_inner_texts()) == {"</w>"}
+    box = badges.first.bounding_box()
+    assert box is not None and box["width"] > 10 and box["height"] > 5

@@ -189,6 +189,25 @@ def test_character_bpe_trains_and_a_too_small_vocabulary_is_refused() -> None:
     assert step_of(at)[1] == 80
 
 
+def test_character_bpe_on_the_six_spanish_lines_merges_a_and_the_word_end_first(data_dir: Path) -> None:
+    """The page's default layout for character BPE is the separate </w>; glued is one click away."""
+    at = run_page()
+    at.selectbox(key=state.BPE_CORPUS).set_value("essay_es_six_lines")
+    at.radio(key=state.BPE_MODE).set_value("char")
+    assert at.radio(key=state.BPE_END_OF_WORD).value == "separate"
+    at.number_input(key=state.BPE_SIZE).set_value(20)
+    submit(at)
+    assert not at.error
+    table = at.dataframe[0].value
+    assert list(table["pair"][:2]) == ["a + </w>", "p + r"] and list(table["count"][:2]) == [18, 16]
+    (showing,) = [c.value for c in at.sidebar.caption if c.value.startswith("Showing")]
+    assert "l o w </w>" in showing.replace("\\", "")
+    at.radio(key=state.BPE_END_OF_WORD).set_value("glued")
+    submit(at)
+    assert at.dataframe[0].value["pair"][0] == "p + r"
+    assert "(378 B)" in at.selectbox(key=state.BPE_CORPUS).format_func("essay_es_six_lines")
+
+
 def test_a_pasted_corpus_trains_and_an_empty_one_is_refused() -> None:
     at = run_page()
     at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.PASTE)

@@ -190,6 +190,14 @@ def test_added_tokens_are_zero_width_badges_in_place() -> None:
     assert visible_text(markup) == "[CLS]hi[SEP]"
 
 
+def test_a_zero_width_token_without_bytes_shows_its_piece() -> None:
+    """Character BPE's bare </w>: no text under it, so the badge says which piece it is (escaped)."""
+    tokens = [Token(5, b"lo", 0, 2), Token(6, b"w", 2, 3), Token(1, b"", 3, 3)]
+    markup = render_spans("low", tokens, piece={5: "lo", 6: "w", 1: "</w>"}.__getitem__)
+    assert visible_text(markup) == "low</w>" and "&lt;/w&gt;" in markup and "tp-zw" in markup
+    assert "∅" in render_spans("low", [Token(1, b"", 3, 3)])  # without pieces: the empty-set mark
+
+
 def test_special_token_from_text_is_a_badge() -> None:
     text = "a<|endoftext|>"
     tokens = [Token(64, b"a", 0, 1), Token(50256, b"<|endoftext|>", 1, 14, SPECIAL)]

@@ -39,7 +39,12 @@ PASTE, UPLOAD, CUSTOM = "paste", "upload", "Custom regex"
 SIZE_KINDS = {"merges": "number of merges", "vocab": "vocabulary size"}
 MODE_HELP = (
     "Byte-level: every text starts as UTF-8 bytes (GPT-2 and later). Character: words start as "
-    "characters, the last one marked </w> (Sennrich et al.); whitespace is not kept."
+    "characters and an end-of-word mark `</w>` (Sennrich et al.); whitespace is not kept."
+)
+END_OF_WORD_HELP = (
+    "Character mode only. Separate: a word is its characters and then `</w>` as a symbol of its own "
+    "(`l o w </w>`), as the original paper and most teaching material write it, so early merges are "
+    "often `a + </w>`. Glued: `</w>` rides on the last character (`l o w</w>`), as subword-nmt does now."
 )
 TIE_HELP = (
     "When several pairs share the top count, one rule decides. 'first pair seen in corpus order' takes "
@@ -62,11 +67,13 @@ class TrainSettings:
     tie_break: str = "first_seen"
     own_title: str = ""  # a pasted or uploaded corpus: its name and the sha256 of its text
     own_digest: str = ""
+    end_of_word: str = "separate"  # char mode's layout of </w>; byte mode keeps the default
 
     def describe(self) -> str:
-        """One line for the page: corpus, mode, pattern, size, tie rule."""
+        """One line for the page: corpus, mode, pattern or layout of </w>, size, tie rule."""
         corpus = self.own_title or corpora.entry(self.corpus).title
-        pattern = f", {self.pattern_name} pattern" if self.mode == "byte" else ""
+        layout = "l o w </w>" if self.end_of_word == "separate" else "l o w</w>"
+        pattern = f", {self.pattern_name} pattern" if self.mode == "byte" else f" ({layout})"
         size = f"{self.size:,} merges" if self.size_kind == "merges" else f"vocabulary of {self.size:,}"
         rule = bpe.TIE_BREAKS[self.tie_break]
         return f"{corpus} · {bpe.MODES[self.mode]}{pattern} · {size} · ties: {rule}"
@@ -77,7 +84,7 @@ DEFAULT_SETTINGS = TrainSettings()
 
 def settings_from_form(
     *, corpus: str, mode: str, pattern_name: str, custom: str, size_kind: str, size: int, tie_break: str,
-    own_title: str = "", own_text: str = "",
+    own_title: str = "", own_text: str = "", end_of_word: str = "separate",
 ) -> TrainSettings:
     """Check the form's values and make settings, or raise ``ValueError`` with what to change."""
     pattern = custom if pattern_name == CUSTOM else NAMED_PATTERNS[pattern_name]
@@ -101,7 +108,8 @@ def settings_from_form(
         )
     digest = hashlib.sha256(own_text.encode()).hexdigest()[:16] if own_text else ""
     return TrainSettings(
-        corpus, mode, pattern_name, pattern, size_kind, int(size), tie_break, own_title, digest
+        corpus, mode, pattern_name, pattern, size_kind, int(size), tie_break, own_title, digest,
+        end_of_word=end_of_word if mode == "char" else DEFAULT_SETTINGS.end_of_word,  # one cache key per model
     )
 
 
@@ -161,7 +169,8 @@ def train(settings: TrainSettings, own_text: str = "") -> bpe.BPEResult:
 
         return bpe.train(
             text, num_merges=total, vocab_size=None if total else settings.size, mode=settings.mode,
-            pattern=settings.pattern, tie_break=settings.tie_break, progress=progress,
+            pattern=settings.pattern, tie_break=settings.tie_break, end_of_word=settings.end_of_word,
+            progress=progress,
         )
 
     try:
@@ -182,8 +191,12 @@ def _load(key: str, bar: st.delta_generator.DeltaGenerator) -> str:
 
 def corpus_options() -> dict[str, str]:
     """Corpus choices, key → label: the built-in samples, the public corpora, paste, upload."""
-    options = {e.key: f"{e.title} ({e.size_bytes / 1000:,.0f} kB)" for e in corpora.catalog()}
+    options = {e.key: f"{e.title} ({_size(e.size_bytes)})" for e in corpora.catalog()}
     return options | {PASTE: "Pasted text (below)", UPLOAD: "Uploaded .txt file (below)"}
+
+
+def _size(n_bytes: int) -> str:
+    return f"{n_bytes:,} B" if n_bytes < 1000 else f"{n_bytes / 1000:,.0f} kB"
 
 
 def training_form() -> tuple[TrainSettings, str] | None:
@@ -202,6 +215,9 @@ def training_form() -> tuple[TrainSettings, str] | None:
                                       help="UTF-8 text; used when the corpus is 'Uploaded .txt file'.")
         mode = st.radio("Mode", list(bpe.MODES), format_func=bpe.MODES.__getitem__, key=state.BPE_MODE,
                         horizontal=True, help=MODE_HELP)
+        end_of_word = st.radio("End of word (character mode)", list(bpe.END_OF_WORDS),
+                               format_func=lambda key: widgets.md_escape(bpe.END_OF_WORDS[key].split(":")[0]),
+                               key=state.BPE_END_OF_WORD, horizontal=True, help=END_OF_WORD_HELP)
         pattern_name = st.selectbox("Pre-tokenization pattern", [*NAMED_PATTERNS, CUSTOM], key=state.BPE_PATTERN,
                                     help="Byte-level only: merges never cross the chunks this regex cuts.")
         custom = st.text_input("Custom regex", key=state.BPE_CUSTOM_PATTERN,
@@ -222,7 +238,7 @@ def training_form() -> tuple[TrainSettings, str] | None:
         title, text = _own_corpus(corpus, upload)
         settings = settings_from_form(
             corpus=corpus, mode=mode, pattern_name=pattern_name, custom=custom, size_kind=size_kind,
-            size=int(size), tie_break=tie, own_title=title, own_text=text,
+            size=int(size), tie_break=tie, own_title=title, own_text=text, end_of_word=end_of_word,
         )
     except ValueError as exc:
         st.session_state[state.BPE_TRAIN_ERROR] = str(exc)
@@ -301,6 +317,8 @@ def train_step_view(result: bpe.BPEResult, text: str, *, show_whitespace: bool) 
     curve = [result.initial_tokens, *(s.tokens_after for s in trace)]
     rule = bpe.TIE_BREAKS[result.tie_break]
     unit = "bytes" if tok.mode == "byte" else "characters"
+    if tok.end_of_word == "separate" and tok.mode == "char":
+        unit = "characters and </w> marks"
     at_start = len(tok.segment(text, 0))
 
     def label(token_id: int) -> str:
