@@ -197,47 +197,89 @@ def encode(
         typer.echo(" ".join(str(t.id) for t in tokens))
 
 
+ALGORITHMS = ("bpe", "wordpiece", "unigram")
+
+
 @app.command()
 def train(
     corpus: Annotated[str, typer.Argument(help="A text file, or a catalog key such as sample_essay_en or tinyshakespeare.")],
     vocab_size: Annotated[int, typer.Option("--vocab-size", "-v", help="Vocabulary size to reach.")] = 1000,
-    mode: Annotated[str, typer.Option(help="byte (GPT-2 style) or char (with </w>).")] = "byte",
+    algorithm: Annotated[str, typer.Option("--algorithm", "-a", help="bpe, wordpiece or unigram.")] = "bpe",
+    mode: Annotated[str, typer.Option(help="BPE only: byte (GPT-2 style) or char (with </w>).")] = "byte",
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write tokenizer.json here (loads in HF tokenizers).")] = None,
     tiktoken_out: Annotated[
-        Path | None, typer.Option("--tiktoken", help="Byte mode: also write a .tiktoken rank file here (pattern beside it).")
+        Path | None, typer.Option("--tiktoken", help="Byte-level BPE: also write a .tiktoken rank file here (pattern beside it).")
     ] = None,
 ) -> None:
-    """Train BPE on a corpus and print its first merges; export it as tokenizer.json and .tiktoken."""
-    from core import bpe
-    from core.bpe import export
+    """Train BPE, WordPiece or Unigram on a corpus, print what it learned first, and export it."""
+    if algorithm not in ALGORITHMS:
+        raise fail(f"--algorithm must be one of {', '.join(ALGORITHMS)}, not {algorithm!r}")
+    text = _corpus_text(corpus)
+    try:
+        lines, hf_json, ranks = _train(algorithm, text, vocab_size, mode, want_ranks=tiktoken_out is not None)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    typer.echo("\n".join(lines))
+    if out:
+        out.write_text(hf_json(), encoding="utf-8")
+        typer.echo(f"Wrote {out}", err=True)
+    if tiktoken_out and ranks:
+        encoded, pattern = ranks
+        tiktoken_out.write_text(encoded, encoding="ascii")
+        tiktoken_out.with_name(tiktoken_out.name + ".pattern").write_text(pattern + "\n", encoding="utf-8")
+        typer.echo(f"Wrote {tiktoken_out} and its pattern", err=True)
 
+
+def _corpus_text(corpus: str) -> str:
     path = Path(corpus)
     if path.is_file():
         (_, text), *_ = read_input(None, [path])
-    else:
-        try:
-            text = corpora.load_corpus(corpus)
-        except ValueError:
-            raise fail(f"{corpus} is neither a file nor a catalog corpus ({', '.join(e.key for e in corpora.catalog())})") from None
-        except SourceUnavailable as exc:
-            raise fail(exc.reason, UNAVAILABLE) from None
+        return text
     try:
-        result = bpe.train(text, vocab_size=vocab_size, mode=mode)  # type: ignore[arg-type]
-    except ValueError as exc:
-        raise fail(str(exc)) from None
+        return corpora.load_corpus(corpus)
+    except ValueError:
+        raise fail(f"{corpus} is neither a file nor a catalog corpus ({', '.join(e.key for e in corpora.catalog())})") from None
+    except SourceUnavailable as exc:
+        raise fail(exc.reason, UNAVAILABLE) from None
+
+
+def _train(algorithm: str, text: str, vocab_size: int, mode: str, *, want_ranks: bool):
+    """(lines to print, tokenizer.json maker, (.tiktoken text, pattern) or None) for one algorithm."""
+    if algorithm == "wordpiece":
+        from core import wordpiece
+        from core.wordpiece.export import to_hf_json
+
+        result = wordpiece.train(text, vocab_size=vocab_size)
+        lines = [f"{s.rank + 1:>5}  {s.piece!r}  score {s.score:.3g}" for s in result.trace[:10]]
+        return _stopped(result) + lines, lambda: to_hf_json(result), _no_ranks(want_ranks, "WordPiece")
+    if algorithm == "unigram":
+        from core import unigram
+        from core.unigram.export import to_hf_json
+
+        result = unigram.train(text, vocab_size=vocab_size)
+        best = sorted(zip(result.tokenizer.vocab[1:], result.tokenizer.scores[1:], strict=True), key=lambda p: -p[1])
+        lines = [f"{piece!r}  log p {score:.2f}" for piece, score in best[:10]]
+        return _stopped(result) + lines, lambda: to_hf_json(result), _no_ranks(want_ranks, "Unigram")
+    from core import bpe
+    from core.bpe import export
+
+    result = bpe.train(text, vocab_size=vocab_size, mode=mode)  # type: ignore[arg-type]
+    lines = [f"{s.rank + 1:>5}  {bpe.piece_label(s.piece)!r}  count {s.count:,}" for s in result.trace[:10]]
+    if want_ranks and mode != "byte":
+        raise ValueError("--tiktoken needs --mode byte: a .tiktoken file holds byte-level merges")
+    ranks = (export.to_tiktoken_file(result), result.tokenizer.pattern) if want_ranks else None
+    return _stopped(result) + lines, lambda: export.to_hf_json(result), ranks
+
+
+def _stopped(result) -> list[str]:
     if result.stop_reason:
         typer.echo(f"Training {result.stop_reason}.", err=True)
-    for step in result.trace[:10]:
-        typer.echo(f"{step.rank + 1:>5}  {bpe.piece_label(step.piece)!r}  count {step.count:,}")
-    if out:
-        out.write_text(export.to_hf_json(result), encoding="utf-8")
-        typer.echo(f"Wrote {out}", err=True)
-    if tiktoken_out:
-        if mode != "byte":
-            raise fail("--tiktoken needs --mode byte: a .tiktoken file holds byte-level merges")
-        tiktoken_out.write_text(export.to_tiktoken_file(result), encoding="ascii")
-        tiktoken_out.with_name(tiktoken_out.name + ".pattern").write_text(result.tokenizer.pattern + "\n", encoding="utf-8")
-        typer.echo(f"Wrote {tiktoken_out} and its pattern", err=True)
+    return []
+
+
+def _no_ranks(wanted: bool, name: str) -> None:
+    if wanted:
+        raise ValueError(f"--tiktoken is for byte-level BPE; {name} has no merge ranks")
 
 
 @app.command()

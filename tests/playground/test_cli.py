@@ -132,3 +132,20 @@ def test_list_names_every_registry_key() -> None:
     result = run("list", "--json")
     assert result.exit_code == OK
     assert {"gpt2", "cl100k_base", "llama3", "t5"} <= {row["key"] for row in json.loads(result.stdout)}
+
+
+@pytest.mark.parametrize("algorithm", ["wordpiece", "unigram"])
+def test_train_other_algorithms_exports_load_with_identical_ids(algorithm: str, tmp_path: Path) -> None:
+    from core import unigram, wordpiece
+
+    out = tmp_path / "tokenizer.json"
+    result = run("train", "sample_essay_en", "-a", algorithm, "-v", "300", "-o", str(out))
+    assert result.exit_code == OK, result.output
+    assert len(result.stdout.splitlines()) == 10
+    train_text, heldout = split_heldout(load_corpus("sample_essay_en"))
+    heldout = " ".join(heldout.split())
+    engine = wordpiece if algorithm == "wordpiece" else unigram
+    ours = engine.train(load_corpus("sample_essay_en"), vocab_size=300).tokenizer
+    assert Tokenizer.from_file(str(out)).encode(heldout).ids == [t.id for t in ours.encode(heldout)]
+    assert run("train", "sample_essay_en", "-a", algorithm, "--tiktoken", str(tmp_path / "x")).exit_code == USAGE
+    assert run("train", "sample_essay_en", "-a", "nope").exit_code == USAGE
