@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.corpora import PUD_NOTICE, SAMPLE_LICENCE, UDHR_NOTICE
-from core.sources import FileSpec, SourceUnavailable, obtain
+from core.fetch.sources import FileSpec, SourceUnavailable, obtain
 
 SAMPLE_PATH = Path(__file__).resolve().parent.parent / "data" / "parallel" / "market_morning.json"
 _DATA_ONLY = "read from the data folder only: this cleaned copy has no byte-identical public download"

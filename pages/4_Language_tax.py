@@ -3,14 +3,16 @@
 Reads top to bottom: inputs (corpus, languages, base, tokenizers in the sidebar) → one table from
 core.language_tax (counted once per server process, with progress) → the premium chart with the
 clicked language's tokens in place → heatmap, table, generations, practical units, your own
-translation, sources. The logic lives in ui/tax_views.py, ui/tax_sections.py and ui/tax_figures.py.
+translation, sources. The logic lives in ui/tax/ (views, sections, figures).
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from ui import nav, state, tax_sections, tax_views
+from ui import nav, state
+from ui.tax import sections as tax_sections
+from ui.tax import views as tax_views
 
 nav.page_setup("Language tax")
 state.init(state.language_tax_defaults())

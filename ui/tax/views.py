@@ -4,7 +4,7 @@ Each function draws into the current container and returns plain values. Countin
 server process: ``counts_memo()`` (an ``st.cache_resource``) keeps every (corpus, language,
 tokenizer) count ``core.language_tax`` makes, so changing the base language, the selection or the
 view only rebuilds the table from counts (a few milliseconds) and a progress bar shows only while
-something is really counted. The figures come from ``ui.tax_figures``; spans from ``ui.cache``.
+something is really counted. The figures come from ``ui.tax.figures``; spans from ``ui.cache``.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ import streamlit as st
 
 from core import language_tax as lt
 from core import parallel_corpus as parallel
-from core.sources import SourceUnavailable
+from core.fetch.sources import SourceUnavailable
 from ui import cache, state
-from ui import tax_figures as tf
+from ui.tax import figures as tf
 from ui.widgets import ASSETS_DIR, md_escape
 
 DEFAULT_PRESET = {"sample": "all", "udhr": "major languages", "pud": "all"}

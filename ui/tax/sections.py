@@ -2,7 +2,7 @@
 translation, and the sources and licences of what is shown.
 
 Each function draws into the current container; the numbers come from ``core.language_tax``, the
-figures from ``ui.tax_figures``, the spans from ``ui.cache`` (``ui.spans.render_spans``).
+figures from ``ui.tax.figures``, the spans from ``ui.cache`` (``ui.spans.render_spans``).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import streamlit as st
 from core import language_tax as lt
 from core import parallel_corpus as parallel
 from ui import cache, state
-from ui import tax_figures as tf
-from ui.tax_views import Choice, loaded_tokenizers, measure
+from ui.tax import figures as tf
+from ui.tax.views import Choice, loaded_tokenizers, measure
 from ui.widgets import md_escape
 
 OWN_MAX_CHARS = 20_000  # per box: the spans of both under every tokenizer stay quick to draw
