@@ -149,18 +149,21 @@ def premium_bars(table: pd.DataFrame, tokenizer: str, *, focus: str = "") -> go.
     for column, symbol, label in (("bytes_ratio", "diamond", "UTF-8 bytes ratio"),
                                   ("chars_ratio", "circle-open", "characters ratio")):
         traces.append({
-            "type": "scatter", "mode": "markers", "name": label, "x": order, "y": rows[column].to_numpy(),
+            "type": "scatter", "mode": "markers", "name": label, "legendrank": 1, "x": order,
+            "y": rows[column].to_numpy(),
             "customdata": list(rows["language"]),
             "marker": {"symbol": symbol, "size": 9, "color": "#222", "line": {"width": 1.5, "color": "#222"}},
             "hovertemplate": f"%{{x}}<br>{label}: %{{y:.2f}}×<extra></extra>",
         })
     layout = {
-        "title": {"text": premium_message(table, tokenizer), "y": 0.985, "yref": "container", "yanchor": "top"},
+        "title": {"text": premium_message(table, tokenizer)},
         "barmode": "overlay", "height": 600, "font": _FONT, "hoverlabel": {"font": _FONT},
-        "margin": {"l": 10, "r": 10, "t": 125, "b": 10},
+        "margin": {"l": 10, "r": 10, "t": 60, "b": 10},
         "xaxis": {"categoryorder": "array", "categoryarray": order, "tickangle": -50, "automargin": True},
         "yaxis": {"title": {"text": "× the base language's tokens"}, "rangemode": "tozero", "ticksuffix": "×"},
-        "legend": {"orientation": "h", "y": 1.01, "yanchor": "bottom", "x": 0, "font": {"size": 13}},
+        # a column at the right: a row above the bars would wrap into the title on narrow screens
+        "legend": {"orientation": "v", "x": 1.01, "y": 1, "yanchor": "top", "font": {"size": 12},
+                   "tracegroupgap": 0},
         "shapes": [{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": 1, "y1": 1,
                     "line": {"color": "#555", "width": 1, "dash": "dot"}}],
         "clickmode": "event+select", "dragmode": False,

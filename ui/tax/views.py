@@ -194,6 +194,8 @@ def focus_view(table: pd.DataFrame, choice: Choice, tokenizer: str, tokenizers: 
     provenance = corpus.language(focus).provenance
     if provenance:
         st.caption(md_escape(f"{names[focus]}: {provenance}."))
+    if corpus.notice:  # the texts are shown: so is their attribution (PUD's CC BY-SA asks for it)
+        st.caption(md_escape(f"{corpus.notice} Licence: {corpus.licence}."))
 
 
 def segments_html(corpus: parallel.ParallelCorpus, code: str, ids: tuple[str, ...], tokenizer: str) -> str:
