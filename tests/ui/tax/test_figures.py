@@ -174,6 +174,7 @@ def test_names_stay_text_in_hover() -> None:
     fig = tf.premium_bars(language_tax(corpus, {"s": Scaled("s", 1.0)}, base="a"), "s")
     hover = "".join(text for trace in bars(fig) for text in trace.hovertext)
     assert "&lt;b&gt;A&lt;/b&gt;" in hover and "B&amp;C" in hover and "<b>A</b>" not in hover
+    assert "&lt;b&gt;A&lt;/b&gt;" in fig.layout.xaxis.categoryarray
 
 
 def test_the_wide_table_and_the_practical_units(table: pd.DataFrame) -> None:
