@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 import regex
 
-from core import parallel_corpus as parallel
+from core import parallel_corpus
 from core.fetch import sources
 from core.fetch.sources import SourceUnavailable
 from core.parallel_corpus import SCRIPT_NAMES, load_parallel, parallel_from_texts, preset
 
-SAMPLE = json.loads(parallel.SAMPLE_PATH.read_text(encoding="utf-8"))
+SAMPLE = json.loads(parallel_corpus.SAMPLE_PATH.read_text(encoding="utf-8"))
 ROWS = SAMPLE["languages"]
 # ISO 15924 code -> the Unicode scripts (``regex`` property names) its letters belong to.
 UNICODE_SCRIPTS = {
@@ -115,14 +115,14 @@ def test_presets_of_the_sample() -> None:
 @pytest.mark.data
 def test_udhr_aligns_articles_and_compares_only_what_both_have(data_dir: Path) -> None:
     corpus = load_parallel("udhr")
-    assert len(corpus.languages) == 527 and corpus.segment_ids == parallel.UDHR_ARTICLES
+    assert len(corpus.languages) == 527 and corpus.segment_ids == parallel_corpus.UDHR_ARTICLES
     english = corpus.segments["eng"]
-    assert set(english) == set(parallel.UDHR_ARTICLES)
+    assert set(english) == set(parallel_corpus.UDHR_ARTICLES)
     assert english["1"].startswith("All human beings are born free and equal in dignity and rights.")
     gaps = {code: texts for code, texts in corpus.segments.items() if len(texts) < 30}
     assert gaps, "the data folder's UDHR has translations without some articles"
     code, texts = next(iter(gaps.items()))
-    assert corpus.shared([code, "eng"]) == tuple(i for i in parallel.UDHR_ARTICLES if i in texts)
+    assert corpus.shared([code, "eng"]) == tuple(i for i in parallel_corpus.UDHR_ARTICLES if i in texts)
     assert corpus.language("hin").script == "Deva" and corpus.language("arb").direction == "rtl"
     assert len(preset(corpus, "one per script")) == len({lang.script for lang in corpus.languages})
     assert preset(corpus, "one per script")[0] == "eng"
@@ -151,7 +151,7 @@ def test_the_sample_loads_with_no_data_folder(no_data: None) -> None:
 
 
 def test_the_catalog_names_each_corpus_licence_and_source() -> None:
-    entries = parallel.parallel_catalog()
+    entries = parallel_corpus.parallel_catalog()
     assert [e.key for e in entries] == ["sample", "udhr", "pud"]
     for entry in entries:
         assert entry.title and entry.licence and entry.source

@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 
 from core import language_tax as lt
-from core import parallel_corpus as parallel
+from core import parallel_corpus
 from ui import cache, state
 from ui.tax import figures as tf
 from ui.tax.views import Choice, loaded_tokenizers, measure
@@ -104,7 +104,7 @@ def own_translation(tokenizers: dict[str, Any]) -> None:
         return
     if not tokenizers:
         return
-    corpus = parallel.parallel_from_texts({"text": text, "translation": translation})
+    corpus = parallel_corpus.parallel_from_texts({"text": text, "translation": translation})
     table = lt.language_tax(corpus, tokenizers, base="text")
     mine = table[table["language"] == "translation"].set_index("tokenizer")
     theirs = table[table["language"] == "text"].set_index("tokenizer")
@@ -128,7 +128,7 @@ def own_translation(tokenizers: dict[str, Any]) -> None:
                                          limit=OWN_SPANS_LIMIT))
 
 
-def sources(corpus: parallel.ParallelCorpus, tokenizers: dict[str, Any]) -> None:
+def sources(corpus: parallel_corpus.ParallelCorpus, tokenizers: dict[str, Any]) -> None:
     """Where the texts come from and under which licence, and each tokenizer's licence notice."""
     lines = [f"**{md_escape(corpus.title)}**: {md_escape(corpus.source)}. Licence: {md_escape(corpus.licence)}."]
     if corpus.notice:

@@ -18,7 +18,7 @@ import pandas as pd
 import streamlit as st
 
 from core import language_tax as lt
-from core import parallel_corpus as parallel
+from core import parallel_corpus
 from core.fetch.sources import SourceUnavailable
 from ui import cache, state
 from ui.tax import figures as tf
@@ -33,7 +33,7 @@ FOCUS_SEGMENTS = 6  # segments of the focused language drawn as spans (the count
 class Choice:
     """What the sidebar asked for: a loaded corpus, languages (base first), tokenizer keys."""
 
-    corpus: parallel.ParallelCorpus
+    corpus: parallel_corpus.ParallelCorpus
     base: str
     languages: tuple[str, ...]
     tokenizers: tuple[str, ...]
@@ -46,10 +46,10 @@ def counts_memo() -> dict[tuple[str, ...], Any]:
 
 
 @st.cache_resource(show_spinner=False, ttl=600)
-def load_corpus(key: str) -> parallel.ParallelCorpus | str:
+def load_corpus(key: str) -> parallel_corpus.ParallelCorpus | str:
     """The parallel corpus ``key``, or the one-sentence reason it is unavailable."""
     try:
-        return parallel.load_parallel(key)
+        return parallel_corpus.load_parallel(key)
     except SourceUnavailable as exc:
         return exc.reason
     except (OSError, ValueError) as exc:
@@ -62,7 +62,7 @@ def _corpus_changed() -> None:
     st.session_state[state.LT_LANGUAGES] = None
     st.session_state[state.LT_FOCUS] = ""
     corpus = load_corpus(key)
-    if isinstance(corpus, parallel.ParallelCorpus):
+    if isinstance(corpus, parallel_corpus.ParallelCorpus):
         st.session_state[state.LT_BASE] = corpus.default_base
 
 
@@ -77,7 +77,7 @@ def _languages_changed() -> None:
 def sidebar() -> Choice | None:
     """The corpus, languages (with presets), base language and tokenizers; ``None`` after a message
     when the corpus cannot be had."""
-    entries = {entry.key: entry for entry in parallel.parallel_catalog()}
+    entries = {entry.key: entry for entry in parallel_corpus.parallel_catalog()}
     names = cache.registry_names()
     with st.sidebar:
         key = st.selectbox("Parallel corpus", list(entries), format_func=lambda k: entries[k].title,
@@ -93,10 +93,10 @@ def sidebar() -> Choice | None:
     chosen = st.session_state[state.LT_LANGUAGES]
     if chosen is None or not set(chosen) <= set(codes):
         preset = st.session_state[state.LT_PRESET] or DEFAULT_PRESET.get(key, "all")
-        st.session_state[state.LT_LANGUAGES] = list(parallel.preset(corpus, preset))
+        st.session_state[state.LT_LANGUAGES] = list(parallel_corpus.preset(corpus, preset))
     label = {code: corpus.language(code).name for code in codes}.__getitem__
     with st.sidebar:
-        st.segmented_control("Languages", parallel.PRESETS, key=state.LT_PRESET, on_change=_preset_changed)
+        st.segmented_control("Languages", parallel_corpus.PRESETS, key=state.LT_PRESET, on_change=_preset_changed)
         with st.expander(f"{len(st.session_state[state.LT_LANGUAGES]):,} languages chosen"):
             st.multiselect("Pick languages one by one", codes, format_func=label, key=state.LT_LANGUAGES,
                            on_change=_languages_changed)
@@ -203,7 +203,7 @@ def focus_view(table: pd.DataFrame, choice: Choice, tokenizer: str, tokenizers: 
         st.caption(md_escape(f"{corpus.notice} Licence: {corpus.licence}."))
 
 
-def segments_html(corpus: parallel.ParallelCorpus, code: str, ids: tuple[str, ...], tokenizer: str) -> str:
+def segments_html(corpus: parallel_corpus.ParallelCorpus, code: str, ids: tuple[str, ...], tokenizer: str) -> str:
     """The segments ``ids`` of language ``code`` as token spans, each tokenized on its own (as counted)."""
     lang = html.escape(corpus.language(code).bcp47, quote=True)
     blocks = (
