@@ -206,3 +206,21 @@ def test_a_fresh_offline_machine_charts_the_sample_with_what_ships(tmp_path: Pat
     assert out["charts"][0].endswith("the tokens of English under cl100k_base")
     left_out = [c for c in out["captions"] if " is left out: " in c]
     assert len(left_out) == 4 and any(c.startswith("GPT-2 (r50k_base) is left out") for c in left_out)
+
+
+def test_an_uploaded_tokenizer_is_measured_and_marked_lossy() -> None:
+    vocab = "\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "it", "was", "the", "market", "##s", "."])
+    at = run_page()
+    at.file_uploader(key="lt_tokenizer_upload").set_value(("tiny vocab.txt", vocab.encode(), "text/plain"))
+    rerun(at)
+    slot = next(key for key in at.session_state[state.UPLOADED_TOKENIZERS])
+    at.multiselect(key=state.LT_TOKENIZERS).set_value(["cl100k_base", slot])
+    rerun(at)
+    at.segmented_control(key=state.LT_CHART_TOKENIZER).set_value(slot)
+    rerun(at)
+    table = at.dataframe[0].value.set_index("language")
+    unknown = [c for c in table.columns if c.endswith(" unknown")]
+    assert len(unknown) == 1 and "tiny vocab" in unknown[0]
+    assert table.loc["Burmese", unknown[0]] > 0.5  # nearly all of it is [UNK]: lost, not compressed
+    assert "with unknown tokens" in titles(at)[0]
+    assert segments(at) and "tp-unk" in segments(at)[1]

@@ -14,7 +14,7 @@ import streamlit as st
 
 from core import language_tax as lt
 from core import parallel_corpus
-from ui import cache, state
+from ui import cache, state, uploads
 from ui.tax import figures as tf
 from ui.tax.views import Choice, loaded_tokenizers, measure
 from ui.widgets import md_escape
@@ -124,7 +124,7 @@ def own_translation(tokenizers: dict[str, Any]) -> None:
                     f"({tf.fmt_ratio(row['premium'])})")
         for column, piece in zip(st.columns(2, gap="medium"), (text, translation), strict=True):
             with column:
-                st.html(cache.spans_html(key, piece, allow_special=False, show_whitespace=False, raw_pieces=False,
+                st.html(uploads.spans_html(key, piece, allow_special=False, show_whitespace=False, raw_pieces=False,
                                          limit=OWN_SPANS_LIMIT))
 
 

@@ -20,7 +20,7 @@ import streamlit as st
 from core import language_tax as lt
 from core import parallel_corpus
 from core.fetch.sources import SourceUnavailable
-from ui import cache, state
+from ui import cache, state, uploads
 from ui.tax import figures as tf
 from ui.widgets import ASSETS_DIR, md_escape
 
@@ -78,7 +78,8 @@ def sidebar() -> Choice | None:
     """The corpus, languages (with presets), base language and tokenizers; ``None`` after a message
     when the corpus cannot be had."""
     entries = {entry.key: entry for entry in parallel_corpus.parallel_catalog()}
-    names = cache.registry_names()
+    uploads.prune(state.LT_TOKENIZERS)
+    names = uploads.names()  # the registry, then this session's uploaded tokenizers
     with st.sidebar:
         key = st.selectbox("Parallel corpus", list(entries), format_func=lambda k: entries[k].title,
                            key=state.LT_CORPUS, on_change=_corpus_changed)
@@ -103,6 +104,8 @@ def sidebar() -> Choice | None:
         base = st.selectbox("Base language (1×)", codes, format_func=label, key=state.LT_BASE)
         keys = st.multiselect("Tokenizers", list(names), format_func=lambda k: names.get(k, k),
                               key=state.LT_TOKENIZERS)
+        with st.expander("Your own tokenizer"):
+            uploads.sidebar_uploader("lt_")
     languages = tuple(dict.fromkeys([base, *st.session_state[state.LT_LANGUAGES]]))
     return Choice(corpus, base, languages, tuple(keys))
 
@@ -110,18 +113,29 @@ def sidebar() -> Choice | None:
 def loaded_tokenizers(keys: tuple[str, ...], *, note: bool = True) -> dict[str, Any]:
     """The tokenizers of ``keys`` that load (with a progress bar the first time); with ``note``, one
     line for each of the others saying why."""
-    names = cache.registry_names()
-    loaded = {key: cache.get_tokenizer(key, names.get(key)) for key in keys}
+    names = uploads.names()
+    loaded = {key: uploads.get_tokenizer(key, names.get(key)) for key in keys}
     missing = [item for item in loaded.values() if isinstance(item, cache.Unavailable)]
     for item in missing if note else ():
         st.caption(md_escape(f"{item.name} is left out: {item.reason}"))
     return {key: t for key, t in loaded.items() if not isinstance(t, cache.Unavailable)}
 
 
+def _memo_key(key: str) -> str:
+    """The memo's name for a tokenizer: its registry key, or an upload's content hash (a re-read rank
+    file keeps its picker key but not its tokens)."""
+    return uploads.uploads()[key].key if uploads.is_uploaded(key) else key
+
+
 def measure(choice: Choice, tokenizers: dict[str, Any]) -> pd.DataFrame:
-    """``core.language_tax.language_tax`` with the process-wide memo, and a progress bar while counting."""
+    """``core.language_tax.language_tax`` with the process-wide memo, and a progress bar while counting.
+
+    Subtle: an uploaded tokenizer is counted under its content hash, so only a session holding the
+    same file can ever reach its counts (as ``ui.uploads`` caches its analyses).
+    """
     memo, corpus = counts_memo(), choice.corpus
-    todo = [(corpus.key, corpus.fingerprint, code, key) for key in tokenizers for code in choice.languages]
+    by_memo = {_memo_key(key): key for key in tokenizers}
+    todo = [(corpus.key, corpus.fingerprint, code, key) for key in by_memo for code in choice.languages]
     progress = None
     slot = None
     if any(item not in memo for item in todo):
@@ -132,8 +146,9 @@ def measure(choice: Choice, tokenizers: dict[str, Any]) -> pd.DataFrame:
             bar.progress(min(max(fraction, 0.0), 1.0), text=f"Counting tokens · {message}")
 
     try:
-        return lt.language_tax(corpus, tokenizers, base=choice.base, languages=choice.languages,
-                               progress=progress, memo=memo)
+        table = lt.language_tax(corpus, {k: tokenizers[key] for k, key in by_memo.items()}, base=choice.base,
+                                languages=choice.languages, progress=progress, memo=memo)
+        return table.assign(tokenizer=table["tokenizer"].map(by_memo))
     finally:
         if slot is not None:
             slot.empty()
@@ -207,7 +222,7 @@ def segments_html(corpus: parallel_corpus.ParallelCorpus, code: str, ids: tuple[
     """The segments ``ids`` of language ``code`` as token spans, each tokenized on its own (as counted)."""
     lang = html.escape(corpus.language(code).bcp47, quote=True)
     blocks = (
-        cache.spans_html(tokenizer, corpus.segments[code][i], allow_special=False, show_whitespace=False,
+        uploads.spans_html(tokenizer, corpus.segments[code][i], allow_special=False, show_whitespace=False,
                          raw_pieces=False)
         for i in ids
     )
