@@ -17,7 +17,9 @@ The UDHR and PUD files are cleaned conversions (XML and CoNLL-U turned into text
 byte-identical public download, so, like their single-language entries in ``core.corpora``, they
 are read from the data folder only and pinned by the sha256 of that copy; without it, loading says so.
 
-What this module does not do: tokenize or count (``core.language_tax``), draw (``ui``).
+What this module does not do: tokenize or count (``core.language_tax``), draw (``ui``). Not to be
+confused with ``core.parallel``, the Beyond page's line-aligned texts (its 17-language sample
+sentence, PUD split into measured and training sentences).
 """
 
 from __future__ import annotations
