@@ -37,6 +37,7 @@ lint: install-dev
 bench: install-dev
 	$(PY) bench/playground.py
 	$(PY) bench/bpe_train.py
+	$(PY) bench/language_tax.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

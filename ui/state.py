@@ -355,3 +355,45 @@ def pitfalls_defaults() -> dict[str, Any]:
         PF_INDENT: "8 spaces",
         PF_WORD: "strawberry",
     }
+
+
+# -- Language tax (pages/4_Language_tax.py) --------------------------------------------------------
+# Owned by that page; its widgets all carry the "lt_" prefix.
+LT_CORPUS = "lt_corpus"  # a key of core.parallel_corpus.parallel_catalog(): "sample", "udhr", "pud"
+LT_PRESET = "lt_preset"  # a name of core.parallel_corpus.PRESETS, or None once languages are picked by hand
+LT_LANGUAGES = "lt_languages"  # language codes of the corpus
+LT_BASE = "lt_base"  # the base language's code (premium 1×)
+LT_TOKENIZERS = "lt_tokenizers"  # registry keys
+LT_CHART_TOKENIZER = "lt_chart_tokenizer"  # the tokenizer of the bar chart and the spans below it
+LT_FOCUS = "lt_focus"  # the language whose spans are shown in place ("" = the most expensive one)
+LT_ORDER = "lt_order"  # heatmap rows: "premium" or "script"
+LT_CONTEXT = "lt_context"  # tokens in the context window of the practical units
+LT_PRICE = "lt_price"  # price per million tokens, in the user's currency
+LT_UNIT = "lt_unit"  # practical unit shown: "words", "segments" or "cost"
+LT_OWN_TEXT = "lt_own_text"  # "your own translation": the original
+LT_OWN_TRANSLATION = "lt_own_translation"  # … and its translation
+
+LT_DEFAULT_TOKENIZERS = ("gpt2", "cl100k_base", "o200k_base", "llama3", "qwen", "xlmr")
+LT_DEFAULT_OWN_TEXT = "An old man sold honey in glass jars and told every customer where his bees lived."
+LT_DEFAULT_OWN_TRANSLATION = (
+    "एक बूढ़ा आदमी काँच के मर्तबानों में शहद बेच रहा था और हर ग्राहक को बताता था कि उसकी मधुमक्खियाँ कहाँ रहती हैं।"
+)
+
+
+def language_tax_defaults() -> dict[str, Any]:
+    """The Language tax page's keys and their defaults: the built-in sample, all its languages."""
+    return {
+        LT_CORPUS: "sample",
+        LT_PRESET: "all",
+        LT_LANGUAGES: None,  # None: the preset's languages, resolved once the corpus is loaded
+        LT_BASE: "en",
+        LT_TOKENIZERS: list(LT_DEFAULT_TOKENIZERS),
+        LT_CHART_TOKENIZER: "cl100k_base",
+        LT_FOCUS: "",
+        LT_ORDER: "premium",
+        LT_CONTEXT: 128_000,
+        LT_PRICE: 1.00,
+        LT_UNIT: "words",
+        LT_OWN_TEXT: LT_DEFAULT_OWN_TEXT,
+        LT_OWN_TRANSLATION: LT_DEFAULT_OWN_TRANSLATION,
+    }

@@ -48,12 +48,15 @@ class TokenizerUnavailable(Exception):
 class PretrainedTokenizer:
     """A pretrained tokenizer behind the playground's ``Tokenizer`` protocol.
 
-    Subtle: ``count`` counts the tokens of the text only (no BOS/[CLS]/</s> the tokenizer adds on
-    its own), so it equals the number of non-``ADDED`` tokens ``encode`` returns.
+    Subtle: ``text_ids`` and ``count`` cover the tokens of the text only (no BOS/[CLS]/</s> the
+    tokenizer adds on its own), so they match the non-``ADDED`` tokens ``encode`` returns; they are
+    the library's own ids call, with no ``Token`` built, for callers that only count
+    (``core.language_tax``). ``unknown_ids`` are the ids that stand for lost text ([UNK], <unk>).
     """
 
     pattern: str | None = None  # pre-tokenization regex, byte-level BPE only
     mergeable_ranks: Mapping[bytes, int] | None = None  # byte-level BPE only
+    unknown_ids: frozenset[int] = frozenset()  # empty: this tokenizer never loses text to an unknown token
 
     def __init__(
         self, spec: PretrainedSpec, *, source: str, special_tokens: Mapping[str, int], lossless: bool,
@@ -83,8 +86,11 @@ class PretrainedTokenizer:
     def piece(self, id: int) -> str:  # noqa: A002 (the protocol's name)
         raise NotImplementedError
 
-    def count(self, text: str, *, allow_special: bool = False) -> int:
+    def text_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
         raise NotImplementedError
+
+    def count(self, text: str, *, allow_special: bool = False) -> int:
+        return len(self.text_ids(text, allow_special=allow_special))
 
 
 def added(id: int, literal: str, at: int) -> Token:  # noqa: A002

@@ -54,6 +54,7 @@ class HFTokenizer(PretrainedTokenizer):
         # the text as it is written, never spelled in the model's alphabet: its bytes are its text
         self._added_text = frozenset(t.content for t in added_tokens.values() if not t.special)
         self._byte_fallback = bool(getattr(tokenizer.model, "byte_fallback", False))
+        self.unknown_ids = self._unknown
         self._lock = threading.Lock()
 
     def _encoding(self, text: str, *, allow_special: bool, add_special_tokens: bool = True):
@@ -101,8 +102,8 @@ class HFTokenizer(PretrainedTokenizer):
             spelled = spelled[1:]
         return spelled.encode()
 
-    def count(self, text: str, *, allow_special: bool = False) -> int:
-        return len(self._encoding(text, allow_special=allow_special, add_special_tokens=False).ids)
+    def text_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
+        return self._encoding(text, allow_special=allow_special, add_special_tokens=False).ids
 
     def decode(self, ids: Sequence[int]) -> str:
         """The library's decoder; special tokens (the added [CLS]/[SEP] among them) are skipped."""

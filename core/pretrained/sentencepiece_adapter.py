@@ -50,6 +50,7 @@ class SentencePieceTokenizer(PretrainedTokenizer):
             elif sp.is_unknown(i):
                 self._bytes.append(b"")
                 self._kinds.append(UNKNOWN)
+                self.unknown_ids = self.unknown_ids | {i}
             else:
                 self._bytes.append(piece.replace("\u2581", " ").encode())
                 self._kinds.append(SPECIAL if i in special_ids else TEXT)
@@ -104,11 +105,11 @@ class SentencePieceTokenizer(PretrainedTokenizer):
         pieces = self._sp.encode(text, out_type="immutable_proto").pieces
         return [p.id for p in pieces], [(p.begin, p.end) for p in pieces]
 
-    def count(self, text: str, *, allow_special: bool = False) -> int:
-        return sum(
-            1 if is_special else len(self._sp.encode(segment))
-            for segment, _, is_special in self._segments(text, allow_special)
-        )
+    def text_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
+        ids: list[int] = []
+        for segment, _, is_special in self._segments(text, allow_special):
+            ids += [self.special_tokens[segment]] if is_special else self._sp.encode(segment)
+        return ids
 
     def decode(self, ids: Sequence[int]) -> str:
         """Decoded by sentencepiece, which drops control tokens such as the BOS it did not write."""

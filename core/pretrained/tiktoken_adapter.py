@@ -94,11 +94,11 @@ class TiktokenTokenizer(PretrainedTokenizer):
         tokens += map(Token, self._public(internal), pieces, starts, ends, kinds)
         return tokens
 
-    def count(self, text: str, *, allow_special: bool = False) -> int:
+    def text_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
         text = without_surrogates(text)
         if self._nfc:
             text = unicodedata.normalize("NFC", text)
-        return len(self._ids(text, allow_special))
+        return self._public(self._ids(text, allow_special))
 
     def decode(self, ids: Sequence[int]) -> str:
         ids = list(ids)

