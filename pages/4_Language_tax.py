@@ -11,11 +11,13 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import nav, state
+from ui.tax import link as tax_link
 from ui.tax import sections as tax_sections
 from ui.tax import views as tax_views
 
 nav.page_setup("Language tax")
 state.init(state.language_tax_defaults())
+tax_link.sync()
 st.html(tax_views.CSS)
 
 st.title("Language tax")

@@ -133,3 +133,13 @@ def test_inside_link_round_trip() -> None:
     })
     assert at.selectbox(key=state.IT_TOKENIZER).value == "gpt2"
     assert at.text_area(key=state.IT_TEXT).value == "Héllo"
+
+
+def test_language_tax_link_round_trip() -> None:
+    at = open_link("pages/4_Language_tax.py", {
+        "page": "tax", "base": "fr", "languages": "en,fr,hi", "tokenizers": "cl100k_base,o200k_base",
+    })
+    assert at.session_state[state.LT_BASE] == "fr"
+    assert at.session_state[state.LT_LANGUAGES] == ["en", "fr", "hi"]
+    assert at.session_state[state.LT_PRESET] is None  # languages picked by hand, as on the page
+    assert at.session_state[state.LT_TOKENIZERS] == ["cl100k_base", "o200k_base"]
