@@ -137,4 +137,3 @@ def _text(value: str) -> str:
 def _number(value: float) -> str:
     """A log-probability with a real minus sign: −3.21."""
     return f"{value:.2f}".replace("-", "−")
-
