@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES: tuple[tuple[str, str, str], ...] = (
     ("app.py", "Playground", "🔤"),
     ("pages/1_BPE_step_by_step.py", "BPE step by step", "🧩"),
+    ("pages/2_Algorithms.py", "Algorithms", "⚖️"),
     ("pages/4_Language_tax.py", "Language tax", "🌍"),
     ("pages/5_Unicode_and_bytes.py", "Unicode & bytes", "🔣"),
     ("pages/6_Pre-tokenization.py", "Pre-tokenization", "✂️"),

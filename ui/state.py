@@ -397,3 +397,57 @@ def language_tax_defaults() -> dict[str, Any]:
         LT_OWN_TEXT: LT_DEFAULT_OWN_TEXT,
         LT_OWN_TRANSLATION: LT_DEFAULT_OWN_TRANSLATION,
     }
+
+
+# -- Algorithms (pages/2_Algorithms.py) --------------------------------------------------------------
+# Owned by that page; its widgets all carry the "al_" prefix.
+AL_CORPUS = "al_corpus"  # training form: catalog key, or "paste" / "upload"
+AL_PASTE = "al_paste"  # training form: the pasted corpus
+AL_UPLOAD = "al_upload"  # training form: the .txt uploader (widget only, no default)
+AL_BPE_FLAVOUR = "al_bpe_flavour"  # training form: a key of core.vocab_grid.BPE_FLAVOURS
+AL_APPLIED = "al_applied"  # the corpus and flavour trained on (ui.algorithms.store.GridSettings); None = defaults
+AL_OWN_TEXT = "al_own_text"  # the pasted or uploaded corpus of the applied settings
+AL_TRAIN_ERROR = "al_train_error"  # why the last "Train" did not train, or ""
+AL_TEXT = "al_text"  # the text cut in every cell
+AL_SIZES = "al_sizes"  # the grid's columns: vocabulary sizes from core.vocab_grid.SIZE_OPTIONS
+AL_SIZES_LAST = "al_sizes_last"  # the sizes before the last click (a fifth pick is taken back)
+AL_SHOW_WHITESPACE = "al_show_whitespace"
+AL_FOCUS = "al_focus"  # the size the three closer looks use
+AL_DROPOUT = "al_dropout"  # BPE-dropout's p
+AL_DROPOUT_SEED = "al_dropout_seed"  # "Resample" adds one
+AL_WP_WORD = "al_wp_word"  # the word WordPiece's greedy longest match is shown on
+AL_UNI_WORD = "al_uni_word"  # the word whose Unigram lattice is drawn
+AL_NBEST = "al_nbest"  # how many best segmentations of that word
+AL_ALPHA = "al_alpha"  # Unigram sampling's smoothing alpha
+AL_SAMPLE_SEED = "al_sample_seed"  # "Sample" adds one
+
+AL_DEFAULT_TEXT = "The model never sees letters, only pieces: understanding tokenizers 🙂"
+
+
+def algorithms_defaults() -> dict[str, Any]:
+    """The Algorithms page's keys and defaults: the English essay, byte-level BPE, sizes 300, 500, 1,000."""
+    return {
+        AL_CORPUS: "sample_essay_en",
+        AL_PASTE: "",
+        AL_BPE_FLAVOUR: "byte",
+        AL_APPLIED: None,
+        AL_OWN_TEXT: "",
+        AL_TRAIN_ERROR: "",
+        AL_TEXT: AL_DEFAULT_TEXT,
+        AL_SIZES: [300, 500, 1000],
+        AL_SIZES_LAST: [300, 500, 1000],
+        AL_SHOW_WHITESPACE: True,
+        AL_FOCUS: 500,
+        AL_DROPOUT: 0.1,
+        AL_DROPOUT_SEED: 0,
+        AL_WP_WORD: "understanding",
+        AL_UNI_WORD: "understanding",
+        AL_NBEST: 5,
+        AL_ALPHA: 0.1,
+        AL_SAMPLE_SEED: 0,
+    }
+
+
+def init_algorithms() -> None:
+    """``init`` with the Algorithms page's defaults."""
+    init(algorithms_defaults())

@@ -43,6 +43,7 @@ __all__ = [
     "Segmentation",
     "UnigramResult",
     "UnigramTokenizer",
+    "VocabSizeError",
     "WordLattice",
     "default_name",
     "train",
@@ -53,6 +54,21 @@ MAX_PIECE_LEN = 64
 # Training cuts longer words (a text without spaces is one word) into parts this long; no piece spans a cut.
 MAX_WORD_CHARS = 1024
 DEFAULT_SEED_SIZE = 1_000_000  # SentencePiece's seed_sentencepiece_size
+
+
+class VocabSizeError(ValueError):
+    """A vocabulary size the corpus cannot give; ``least`` and ``most`` say which sizes it can.
+
+    >>> try:
+    ...     train("ab ab", vocab_size=3)
+    ... except VocabSizeError as exc:
+    ...     exc.least
+    4
+    """
+
+    def __init__(self, message: str, *, least: int | None = None, most: int | None = None) -> None:
+        super().__init__(message)
+        self.least, self.most = least, most
 
 
 @dataclass(frozen=True)
@@ -171,9 +187,11 @@ def _train(
         by_script=options.split_by_script,
     )
     if max(sizes) > seed.possible + 1:
-        raise ValueError(
+        raise VocabSizeError(
             f"vocab_size can be at most {seed.possible + 1:,} for this corpus: it holds only "
-            f"{seed.possible:,} distinct substrings that may be pieces (plus <unk>)"
+            f"{seed.possible:,} distinct substrings that may be pieces (plus <unk>)",
+            least=len(alphabet) + 1,
+            most=seed.possible + 1,
         )
     total_chars = float(counts @ np.fromiter(map(len, words), dtype=np.float64, count=len(words)))
     snapshots, trace = run(
@@ -212,9 +230,10 @@ def _count_words(
     words = list(counted)
     alphabet = tuple(sorted(set("".join(words))))
     if smallest < len(alphabet) + 1:
-        raise ValueError(
+        raise VocabSizeError(
             f"vocab_size must be at least {len(alphabet) + 1:,}: every one of the corpus's "
-            f"{len(alphabet):,} characters keeps a piece, and <unk> takes one more"
+            f"{len(alphabet):,} characters keeps a piece, and <unk> takes one more",
+            least=len(alphabet) + 1,
         )
     return words, np.fromiter(counted.values(), dtype=np.float64, count=len(words)), alphabet
 
@@ -231,7 +250,7 @@ def _cut_long_words(counted: Counter[str]) -> Counter[str]:
 
 def _check(sizes: list[int], options: _Options) -> None:
     if min(sizes) < 2:
-        raise ValueError("vocab_size must be at least 2: <unk> and one character")
+        raise VocabSizeError("vocab_size must be at least 2: <unk> and one character", least=2)
     if not 1 <= options.max_piece_len <= MAX_PIECE_LEN:
         raise ValueError(f"max_piece_len must be between 1 and {MAX_PIECE_LEN}, not {options.max_piece_len}")
     if options.seed_size < 1:
