@@ -227,3 +227,11 @@ def test_a_public_corpus_that_cannot_be_had_is_one_sentence(monkeypatch) -> None
     rerun(at)
     assert any(e.value.startswith("Not trained: botchan_en is not in the data folder") for e in at.error)
     assert len(cells(at)) == 9 and at.session_state[state.AL_APPLIED] is None
+
+
+def test_each_algorithm_is_offered_as_tokenizer_json() -> None:
+    """The files themselves load with identical ids: tests/core/test_hf_export.py and the BPE export tests."""
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT_S).run()
+    assert not at.exception
+    buttons = {b.proto.label: b for b in at.get("download_button")}
+    assert {"BPE tokenizer.json", "WordPiece tokenizer.json", "Unigram tokenizer.json"} <= set(buttons)

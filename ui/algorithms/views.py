@@ -8,6 +8,8 @@ container and returns plain values.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
 from core import corpora
@@ -196,3 +198,31 @@ def focus_picker(sizes: list[int]) -> int:
         ss[state.AL_FOCUS] = sizes[len(sizes) // 2]
     return st.segmented_control("Look closer at the models of size", sizes, key=state.AL_FOCUS, required=True,
                                 format_func=lambda size: f"{size:,}")
+
+
+def downloads(grid: Grid, size: int) -> None:
+    """Each algorithm's tokenizer at ``size`` as a ``tokenizer.json`` (Hugging Face tokenizers loads it,
+    same ids), made when its button is pressed."""
+    from core.bpe import export as bpe_export
+    from core.unigram import export as unigram_export
+    from core.wordpiece import export as wordpiece_export
+
+    exporters = {"bpe": bpe_export.to_hf_json, "wordpiece": wordpiece_export.to_hf_json,
+                 "unigram": unigram_export.to_hf_json}
+    row = st.container(horizontal=True, gap="small")
+    for algorithm, export in exporters.items():
+        cell = grid.cell(algorithm, size) if algorithm in grid.models else None
+        if cell is None or cell.tokenizer is None:
+            continue
+
+        def make(tokenizer: object = cell.tokenizer, export: Callable[[object], str] = export) -> str:
+            try:
+                return export(tokenizer)
+            except ValueError as exc:
+                return f"Not exported: {exc}\n"
+
+        row.download_button(
+            f"{ALGORITHMS[algorithm]} tokenizer.json", data=make, file_name=f"{algorithm}_{size}_tokenizer.json",
+            mime="application/json", on_click="ignore", key=f"al_download_{algorithm}", icon=":material/download:",
+            help="Loads in Hugging Face tokenizers (Tokenizer.from_file) and gives the same ids.",
+        )
