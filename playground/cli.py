@@ -1,4 +1,4 @@
-"""The command line over the engine: count, compare, encode, train, data (``python -m playground --help``).
+"""The command line over the engine: count, compare, encode, train, tax, data (``python -m playground --help``).
 
 For scripts and for preparing a talk offline. Output is a plain table or, with ``--json``, one JSON
 document on stdout; messages go to stderr. Exit codes scripts can rely on: 0 done; 1 some tokenizer
@@ -280,6 +280,50 @@ def _stopped(result) -> list[str]:
 def _no_ranks(wanted: bool, name: str) -> None:
     if wanted:
         raise ValueError(f"--tiktoken is for byte-level BPE; {name} has no merge ranks")
+
+
+@app.command()
+def tax(
+    tokenizers: TokenizersOpt = None,
+    corpus: Annotated[str, typer.Option("--corpus", "-c", help="sample (built in), udhr or pud (data folder).")] = "sample",
+    base: Annotated[str, typer.Option("--base", "-b", help="The base language (premium 1x).")] = "en",
+    languages: Annotated[
+        list[str] | None, typer.Option("--language", "-l", help="Language code (repeatable); default: a preset.")
+    ] = None,
+    preset: Annotated[str, typer.Option(help="major languages, one per script, or all.")] = "major languages",
+    as_json: JsonOpt = False,
+) -> None:
+    """The language tax: tokens of the same content per language, over the base language's, per tokenizer."""
+    from core import parallel_corpus
+    from core.language_tax import language_tax
+
+    keys = [e.key for e in parallel_corpus.parallel_catalog()]
+    if corpus not in keys:
+        raise fail(f"--corpus must be one of {', '.join(keys)}, not {corpus!r}")
+    if preset not in parallel_corpus.PRESETS:
+        raise fail(f"--preset must be one of {', '.join(parallel_corpus.PRESETS)}")
+    try:
+        loaded_corpus = parallel_corpus.load_parallel(corpus)
+    except (ValueError, SourceUnavailable) as exc:
+        raise fail(getattr(exc, "reason", str(exc)), UNAVAILABLE) from None
+    known = [lang.code for lang in loaded_corpus.languages]
+    chosen = list(languages) if languages else list(parallel_corpus.preset(loaded_corpus, preset))
+    unknown = [code for code in [base, *chosen] if code not in known]
+    if unknown:
+        raise fail(f"{', '.join(unknown)} not in {corpus}; its languages: {', '.join(known)}")
+    loaded, missing = load_tokenizers(tokenizers)
+    if not loaded:
+        raise typer.Exit(UNAVAILABLE)
+    frame = language_tax(loaded_corpus, loaded, base=base, languages=[c for c in chosen if c != base])
+    columns = ["language", "name", "script", "tokenizer", "tokens", "premium", "bytes_ratio", "unknown_share"]
+    rows = [{c: (round(v, 3) if isinstance(v, float) else v) for c, v in row.items()}
+            for row in frame[columns].to_dict("records")]
+    rows.sort(key=lambda r: (r["tokenizer"], -r["premium"]))
+    if as_json:
+        typer.echo(json.dumps({"base": base, "corpus": corpus, "rows": rows, "unavailable": missing}, ensure_ascii=False))
+    else:
+        typer.echo(table(rows, columns))
+    raise typer.Exit(UNAVAILABLE if missing else OK)
 
 
 @app.command()

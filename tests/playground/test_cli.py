@@ -149,3 +149,15 @@ def test_train_other_algorithms_exports_load_with_identical_ids(algorithm: str, 
     assert Tokenizer.from_file(str(out)).encode(heldout).ids == [t.id for t in ours.encode(heldout)]
     assert run("train", "sample_essay_en", "-a", algorithm, "--tiktoken", str(tmp_path / "x")).exit_code == USAGE
     assert run("train", "sample_essay_en", "-a", "nope").exit_code == USAGE
+
+
+def test_tax_on_the_built_in_sample() -> None:
+    result = run("tax", "-t", "cl100k_base", "-t", "o200k_base", "-l", "hi", "-l", "es", "--json")
+    assert result.exit_code == OK, result.output
+    rows = json.loads(result.stdout)["rows"]
+    by = {(r["tokenizer"], r["language"]): r for r in rows}
+    assert by[("cl100k_base", "en")]["premium"] == 1.0
+    assert by[("cl100k_base", "hi")]["premium"] > by[("o200k_base", "hi")]["premium"] > 1.0
+    assert by[("cl100k_base", "es")]["premium"] < by[("cl100k_base", "hi")]["premium"]
+    assert run("tax", "-l", "xx-none").exit_code == USAGE
+    assert run("tax", "--corpus", "nope").exit_code == USAGE
