@@ -72,38 +72,48 @@ def vocab_cost(vocab_size: int, d_model: int, *, tied: bool = False, params: int
 
 @dataclass(frozen=True)
 class ModelPreset:
-    """A published model: V and d from its configuration file, N its parameter count, and where they come from."""
+    """A published model: V and d from its configuration file, N its parameter count, and where they come from.
+
+    ``repo`` is the Hugging Face repository whose ``config.json`` gives V (``vocab_size``), d
+    (``hidden_size``, ``n_embd`` for GPT-2) and whether the output layer is tied; ``note`` adds what
+    else a reader should know about the figures.
+    """
 
     name: str
     vocab_size: int
     d_model: int
     params: int
     tied: bool
-    source: str
+    repo: str
+    note: str = ""
+
+    @property
+    def source(self) -> str:
+        """Where each figure comes from, in one sentence.
+
+        >>> PRESETS[0].source.startswith("V and d: config.json of openai-community/gpt2")
+        True
+        """
+        extra = f"; {self.note}" if self.note else ""
+        return (
+            f"V and d: config.json of {self.repo}; N: counted from the same file's shapes (layers × widths), "
+            f"as the released weights have{extra}"
+        )
 
     def cost(self) -> VocabCost:
         return vocab_cost(self.vocab_size, self.d_model, tied=self.tied, params=self.params)
 
 
-_COUNTED = "N counted from the same file's shapes (layers × widths), as the released weights have"
-# V and d are config.json's vocab_size and hidden_size (n_embd for GPT-2); tied is its
-# tie_word_embeddings (GPT-2 and BERT share the embedding with the output layer). Each N is also
-# recomputed from the architecture's shapes in tests/core/test_vocab_cost.py.
+# Tied is config.json's tie_word_embeddings (GPT-2 and BERT share the embedding with the output layer).
+# Each N is recomputed from the architecture's shapes in tests/core/test_vocab_cost.py.
 PRESETS: tuple[ModelPreset, ...] = (
-    ModelPreset(
-        "GPT-2 small", 50_257, 768, 124_439_808, True,
-        "config.json of openai-community/gpt2 (n_embd); " + _COUNTED
-        + ". The paper's 117M is a count OpenAI corrected in the openai/gpt-2 README",
-    ),
-    ModelPreset(
-        "BERT-base (uncased)", 30_522, 768, 109_482_240, True,
-        "config.json of google-bert/bert-base-uncased; " + _COUNTED + " (the paper rounds it to 110M)",
-    ),
-    ModelPreset("Llama 2 7B", 32_000, 4_096, 6_738_415_616, False, "config.json of meta-llama/Llama-2-7b-hf; " + _COUNTED),
-    ModelPreset("Mistral 7B (v0.1)", 32_000, 4_096, 7_241_732_096, False,
-                "config.json of mistralai/Mistral-7B-v0.1; " + _COUNTED),
-    ModelPreset("Llama 3 8B", 128_256, 4_096, 8_030_261_248, False,
-                "config.json of meta-llama/Meta-Llama-3-8B; " + _COUNTED),
-    ModelPreset("Qwen2.5 7B", 152_064, 3_584, 7_615_616_512, False,
-                "config.json of Qwen/Qwen2.5-7B; " + _COUNTED + " (the model card says 7.61B)"),
+    ModelPreset("GPT-2 small", 50_257, 768, 124_439_808, True, "openai-community/gpt2",
+                "the paper's 117M is a miscount, corrected in the openai/gpt-2 README"),
+    ModelPreset("BERT-base (uncased)", 30_522, 768, 109_482_240, True, "google-bert/bert-base-uncased",
+                "the paper rounds it to 110M"),
+    ModelPreset("Llama 2 7B", 32_000, 4_096, 6_738_415_616, False, "meta-llama/Llama-2-7b-hf"),
+    ModelPreset("Mistral 7B (v0.1)", 32_000, 4_096, 7_241_732_096, False, "mistralai/Mistral-7B-v0.1"),
+    ModelPreset("Llama 3 8B", 128_256, 4_096, 8_030_261_248, False, "meta-llama/Meta-Llama-3-8B"),
+    ModelPreset("Qwen2.5 7B", 152_064, 3_584, 7_615_616_512, False, "Qwen/Qwen2.5-7B",
+                "its model card says 7.61B"),
 )

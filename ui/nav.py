@@ -21,6 +21,7 @@ PAGES: tuple[tuple[str, str, str], ...] = (
     ("app.py", "Playground", "🔤"),
     ("pages/1_BPE_step_by_step.py", "BPE step by step", "🧩"),
     ("pages/2_Algorithms.py", "Algorithms", "⚖️"),
+    ("pages/3_Words_and_compression.py", "Words & compression", "📉"),
     ("pages/4_Language_tax.py", "Language tax", "🌍"),
     ("pages/5_Unicode_and_bytes.py", "Unicode & bytes", "🔣"),
     ("pages/6_Pre-tokenization.py", "Pre-tokenization", "✂️"),

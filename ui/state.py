@@ -451,3 +451,54 @@ def algorithms_defaults() -> dict[str, Any]:
 def init_algorithms() -> None:
     """``init`` with the Algorithms page's defaults."""
     init(algorithms_defaults())
+
+
+# -- Words & compression (pages/3_Words_and_compression.py) ---------------------------------------
+# Owned by that page; its widgets all carry the "wc_" prefix.
+WC_CORPUS = "wc_corpus"  # corpus form: catalog key, or "paste" / "upload"
+WC_PASTE = "wc_paste"  # corpus form: the pasted corpus
+WC_UPLOAD = "wc_upload"  # corpus form: the .txt uploader (widget only, no default)
+WC_APPLIED = "wc_applied"  # the corpus shown (ui.words.cache.CorpusChoice); None = the default
+WC_OWN_TEXT = "wc_own_text"  # the pasted or uploaded text of the applied choice
+WC_CORPUS_ERROR = "wc_corpus_error"  # why the last "Use this corpus" did not switch, or ""
+WC_TOKENIZERS = "wc_tokenizers"  # registry keys measured next to the sweeps and in the units table
+WC_RULE = "wc_rule"  # a key of core.wordstats.WORD_RULES
+WC_ZIPF_WINDOW = "wc_zipf_window"  # (first rank, last rank) of Zipf's fit
+WC_MAX_VOCAB = "wc_max_vocab"  # sweep form: the largest vocabulary
+WC_POINTS = "wc_points"  # sweep form: sizes WordPiece and Unigram train at
+WC_OTHERS = "wc_others"  # sweep form: algorithms besides BPE
+WC_PATTERN = "wc_pattern"  # sweep form: a name of core.patterns.NAMED_PATTERNS
+WC_SWEEP = "wc_sweep"  # the applied sweep settings (ui.words.cache.SweepSettings); None = defaults
+WC_UNITS_VOCAB = "wc_units_vocab"  # units: the BPE vocabulary size shown
+WC_PRESET = "wc_preset"  # calculator: a preset's name, or "" for custom figures
+WC_V = "wc_v"
+WC_D = "wc_d"
+WC_N = "wc_n"  # calculator: parameters of the whole model, 0 = unknown
+WC_TIED = "wc_tied"
+
+WC_DEFAULT_TOKENIZERS = ("gpt2", "cl100k_base", "o200k_base", "llama2", "llama3", "bert_uncased")
+
+
+def words_defaults() -> dict[str, Any]:
+    """The "Words & compression" page's keys and their defaults: Tiny Shakespeare, BPE to 8,192, GPT-2 small."""
+    return {
+        WC_CORPUS: "tinyshakespeare",
+        WC_PASTE: "",
+        WC_APPLIED: None,
+        WC_OWN_TEXT: "",
+        WC_CORPUS_ERROR: "",
+        WC_TOKENIZERS: list(WC_DEFAULT_TOKENIZERS),
+        WC_RULE: "letters",
+        WC_ZIPF_WINDOW: (10, 1_000),
+        WC_MAX_VOCAB: 8_192,
+        WC_POINTS: 8,
+        WC_OTHERS: ["WordPiece", "Unigram"],
+        WC_PATTERN: "GPT-2",
+        WC_SWEEP: None,
+        WC_UNITS_VOCAB: 8_192,
+        WC_PRESET: "GPT-2 small",
+        WC_V: 50_257,
+        WC_D: 768,
+        WC_N: 124_439_808,
+        WC_TIED: True,
+    }
