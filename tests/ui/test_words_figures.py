@@ -115,6 +115,7 @@ def test_compression_figure_lines_points_ceiling_and_notes(sweep: compression.BP
     frame = fig.compression_frame([curve, other], points, 4.2)
     assert set(frame["kind"]) == {"trained here", "real tokenizer", "ceiling: one token per pre-token"}
     assert (frame["name"] == "BPE").sum() == sweep.max_vocab - 255  # every size of the one run
+    assert "real tokenizer,GPT-2 (r50k_base),50257,700," in frame.to_csv(index=False)
 
 
 def test_vocab_cost_figure_stacks_embedding_and_untied_output() -> None:

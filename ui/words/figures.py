@@ -231,7 +231,9 @@ def compression_frame(
         rows.append(("real tokenizer", point.name, point.vocab_size, point.tokens, point.bytes_per_token))
     if ceiling is not None:
         rows.append(("ceiling: one token per pre-token", "ceiling", None, None, ceiling))
-    return pd.DataFrame(rows, columns=["kind", "name", "vocabulary size", "held-out tokens", "bytes / token"])
+    frame = pd.DataFrame(rows, columns=["kind", "name", "vocabulary size", "held-out tokens", "bytes / token"])
+    # nullable integers: the ceiling row has no size, and the CSV must not turn 50257 into 50257.0
+    return frame.astype({"vocabulary size": "Int64", "held-out tokens": "Int64"})
 
 
 def compression_figure(

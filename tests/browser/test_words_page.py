@@ -1,0 +1,100 @@
+"""Browser tests for "Words & compression": what only a browser shows.
+
+The plotly charts drawn (with their labels) in each tab, the range slider of Zipf's window moved
+with the keyboard, a CSV download, and an uploaded corpus whose hostile file name stays text. Uses
+the server and chromium fixtures of tests/browser/conftest.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+SLOPE = re.compile(r"Slope (-?\d+\.\d+)")
+
+
+@pytest.fixture()
+def words_page(browser: object, app_url: str) -> Iterator[object]:
+    """A fresh 1440×900 page on "Words & compression", its first charts drawn."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    page.set_default_timeout(90_000)
+    page.goto(f"{app_url}/Words_and_compression")
+    page.locator(".js-plotly-plot").first.wait_for()
+    page.get_by_text(SLOPE).first.wait_for()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def panel(page: object, name: str) -> object:
+    """Click the tab ``name`` and return its panel."""
+    page.get_by_role("tab", name=name).click()
+    return page.get_by_role("tabpanel", name=name)
+
+
+def slope(page: object) -> str:
+    return SLOPE.search(page.get_by_text(SLOPE).first.inner_text()).group(1)
+
+
+def test_the_zipf_window_moves_with_the_keyboard_and_refits(words_page: object) -> None:
+    page = words_page
+    words = page.get_by_role("tabpanel", name="Word statistics")
+    assert words.locator(".js-plotly-plot").count() == 3  # Zipf, Heaps, OOV
+    assert "Zipf's law" in words.locator(".js-plotly-plot").first.inner_text()
+    before = slope(page)
+    lower = words.locator('[data-testid="stSlider"] input[type="range"]').first  # the window's start
+    lower.focus()
+    page.keyboard.press("ArrowLeft")  # the window's lower end: 10 → 5
+    page.get_by_text("ranks from 5 to").wait_for()
+    assert slope(page) != before
+
+
+def test_the_compression_chart_labels_the_real_tokenizers_and_downloads_its_data(words_page: object) -> None:
+    page = words_page
+    compression = panel(page, "Compression vs vocabulary")
+    chart = compression.locator(".js-plotly-plot")
+    chart.wait_for()
+    text = chart.inner_text()
+    assert "one token per pre-token (GPT-2 pattern)" in text
+    assert "cl100k_base" in text  # a labelled diamond (cl100k ships with the app, so it is always there)
+    with page.expect_download() as download:
+        compression.get_by_role("button", name="Chart data (CSV)").click()
+    saved = Path(download.value.path()).read_text(encoding="utf-8")
+    assert saved.startswith("kind,name,vocabulary size,held-out tokens,bytes / token")
+    assert "real tokenizer,cl100k_base (GPT-3.5 / GPT-4),100277," in saved
+
+
+def test_units_and_vocabulary_cost_tabs_draw_their_charts(words_page: object) -> None:
+    page = words_page
+    units = panel(page, "Units")
+    units.locator(".js-plotly-plot").wait_for()
+    assert "Attention grows with the square of the length" in units.locator(".js-plotly-plot").inner_text()
+    cost = panel(page, "Vocabulary cost")
+    cost.locator(".js-plotly-plot").wait_for()
+    assert "GPT-2 small" in cost.locator(".js-plotly-plot").inner_text()
+
+
+def test_an_uploaded_corpus_with_a_hostile_name_is_measured_and_its_name_stays_text(
+    words_page: object, tmp_path: Path
+) -> None:
+    page = words_page
+    path = tmp_path / "**x** [y](z) <b>bold.txt"
+    path.write_text("the quick brown fox jumps over the lazy dog\n" * 30 + "zebra\n", encoding="utf-8")
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("Your own corpus: paste or upload").click()
+    sidebar.locator("[data-testid=stFileUploaderDropzoneInput]").set_input_files(str(path))
+    sidebar.locator('[data-testid="stSelectbox"]').first.click()
+    page.keyboard.type("Uploaded .txt")  # the list is long: filter it down to the one option
+    page.get_by_role("option", name="Uploaded .txt file (below)").click()
+    sidebar.get_by_role("button", name="Use this corpus").click()
+    page.get_by_text("271", exact=True).wait_for()  # 30 × 9 words + zebra
+    assert sidebar.get_by_text(path.name).count() >= 1  # shown as written, not as Markdown or HTML
+    assert sidebar.locator("b", has_text="bold").count() == 0
+    assert sidebar.locator('a[href="z"]').count() == 0
