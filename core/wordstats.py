@@ -121,7 +121,11 @@ def word_stats(text: str, rule: str = "letters") -> WordStats:
     >>> word_stats("a b a c").distinct_after.tolist()
     [1, 2, 2, 3]
     """
-    found = words(text, rule)
+    return stats_of_words(words(text, rule), rule)
+
+
+def stats_of_words(found: Sequence[str], rule: str = "letters") -> WordStats:
+    """``word_stats`` of words already found (``rule`` only names the rule they were found by)."""
     index: dict[str, int] = {}
     ids = np.fromiter((index.setdefault(w, len(index)) for w in found), dtype=np.int64, count=len(found))
     counts = np.bincount(ids, minlength=len(index)) if len(found) else np.zeros(0, dtype=np.int64)
@@ -280,3 +284,23 @@ def oov_curve(
     rates = 1.0 - covered / n
     unseen = float(np.count_nonzero(ranks == never)) / n
     return OOVCurve(sizes, rates, n, never, unseen)
+
+
+def split_report(train: str, heldout: str, rule: str = "letters") -> tuple[WordStats, OOVCurve | None]:
+    """Word statistics of the whole text ``train + heldout`` and the OOV curve of ``heldout`` against ``train``.
+
+    One pass of the word pattern over the text: the whole text's words are the two parts' words
+    joined, exactly, when the cut falls next to whitespace (``core.corpora.split_heldout`` cuts at a
+    line start); otherwise a word may straddle the cut, and the whole text is counted again. The
+    curve is ``None`` when the held-out part has no words.
+
+    >>> stats, oov = split_report("a b a\\n", "b c\\n")
+    >>> (stats.tokens, stats.types), oov.unseen
+    ((5, 3), 0.5)
+    """
+    train_words, held_words = words(train, rule), words(heldout, rule)
+    if train and heldout and not (train[-1].isspace() or heldout[0].isspace()):
+        stats = word_stats(train + heldout, rule)
+    else:
+        stats = stats_of_words(train_words + held_words, rule)
+    return stats, oov_curve(train_words, held_words) if held_words else None

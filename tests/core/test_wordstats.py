@@ -174,3 +174,18 @@ def test_oov_needs_held_out_words() -> None:
 def test_fit_power_law_refuses_a_single_x() -> None:
     with pytest.raises(ValueError, match="two points"):
         ws.fit_power_law([5, 5], [1, 2])
+
+
+@pytest.mark.parametrize("rule", list(ws.WORD_RULES))
+@pytest.mark.parametrize("cut", ["line", "mid-word"])
+def test_split_report_counts_the_whole_text_exactly(rule: str, cut: str) -> None:
+    text = load_corpus("sample_essay_en")
+    at = text.rfind("\n", 0, len(text) * 9 // 10) + 1 if cut == "line" else text.find("tion") + 2
+    train, heldout = text[:at], text[at:]
+    stats, oov = ws.split_report(train, heldout, rule)
+    whole = ws.word_stats(text, rule)
+    assert (stats.tokens, stats.types, stats.hapax) == (whole.tokens, whole.types, whole.hapax)
+    assert stats.by_rank == whole.by_rank and stats.distinct_after.tolist() == whole.distinct_after.tolist()
+    expected = ws.oov_curve(ws.words(train, rule), ws.words(heldout, rule))
+    assert oov.rates.tolist() == expected.rates.tolist()
+    assert ws.split_report(text, "", rule)[1] is None

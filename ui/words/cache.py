@@ -147,11 +147,8 @@ class WordReport:
 def word_report(data: CorpusData, rule: str) -> WordReport:
     def make(report: Progress) -> WordReport:
         report(0.1, "Counting words …")
-        stats = wordstats.word_stats(data.corpus.text, rule)
+        stats, oov = wordstats.split_report(data.train, data.heldout, rule)
         heaps = wordstats.heaps_fit(stats) if stats.tokens >= 2 else None
-        report(0.6, "Out-of-vocabulary rates …")
-        held = wordstats.words(data.heldout, rule)
-        oov = wordstats.oov_curve(wordstats.words(data.train, rule), held) if held else None
         return WordReport(stats, heaps, oov)
 
     return cached("words", (data.choice, rule), make, label="Counting words …")
