@@ -40,13 +40,17 @@ class WordRule:
 
 
 # Letters and combining marks (so Hindi's vowel signs stay inside a word), apostrophes inside a word
-# kept (don't, l'eau, o’clock). Digits and punctuation are not words under this rule.
+# kept (don't, l'eau, o’clock). Digits and punctuation are not words under this rule. As in
+# core.metrics, each Han, Hiragana or Katakana character is a word of its own: Chinese and Japanese
+# do not separate words with spaces, and a run of them would be a whole sentence. VERSION1 for ``--``.
+_NO_SPACE = r"\p{Han}\p{Hiragana}\p{Katakana}"
+_LETTER = rf"[\p{{L}}\p{{M}}--[{_NO_SPACE}]]"
 LETTERS = WordRule(
     "letters",
     "letters (lowercased)",
-    "a word is a run of letters, lowercased, with apostrophes inside it kept (don't, l'eau); "
-    "digits and punctuation are not words",
-    r"\p{L}[\p{L}\p{M}]*+(?:['’][\p{L}\p{M}]++)*+",
+    "a word is a run of letters, lowercased, with apostrophes inside it kept (don't, l'eau); digits and "
+    "punctuation are not words; each Chinese or Japanese character is a word of its own",
+    rf"(?V1)[{_NO_SPACE}]|[\p{{L}}--[{_NO_SPACE}]]{_LETTER}*+(?:['’]{_LETTER}++)*+",
     True,
 )
 WHITESPACE = WordRule(

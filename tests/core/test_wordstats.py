@@ -55,6 +55,7 @@ def test_the_letter_rule_keeps_inner_apostrophes_and_marks() -> None:
         "don't", "tell", "l'eau", "o’clock", "quoted", "rock'n'roll",
     ]
     assert ws.words("नमस्ते दुनिया 42 x2") == ["नमस्ते", "दुनिया", "x"]
+    assert ws.words("日本語のテキスト、Tokyo") == ["日", "本", "語", "の", "テ", "キ", "ス", "ト", "tokyo"]
     assert ws.words("") == [] and ws.word_stats("").types == 0
 
 

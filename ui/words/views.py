@@ -93,7 +93,7 @@ def _zipf(stats: wordstats.WordStats) -> None:
     with slot:
         chart(fig.zipf_figure(stats, fit, (lo, hi)), "wc_zipf_chart")
     if fit is None:
-        st.info(f"The window needs two ranks or more within the {stats.types:,} distinct words: move it left.",
+        st.info(f"The window needs two ranks or more within the {_words(stats.types, 'distinct word')}: move it left.",
                 icon=":material/info:")
     else:
         clamp = f" (the text has {stats.types:,})" if hi > stats.types else ""
@@ -103,6 +103,10 @@ def _zipf(stats: wordstats.WordStats) -> None:
             "as often as the 1st, the 10th a tenth as often."
         )
     csv_button(fig.zipf_frame(stats), "zipf_ranks.csv", "wc_zipf_csv")
+
+
+def _words(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def _remember_window() -> None:
