@@ -38,6 +38,7 @@ bench: install-dev
 	$(PY) bench/playground.py
 	$(PY) bench/bpe_train.py
 	$(PY) bench/language_tax.py
+	$(PY) bench/compression_sweep.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
