@@ -12,7 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import cache, nav, state
-from ui.words import corpus, views
+from ui.words import corpus, sweep_views, views
 
 nav.page_setup("Words & compression")
 state.init(state.words_defaults())
@@ -32,19 +32,22 @@ with st.sidebar:
         key=state.WC_TOKENIZERS, help="Measured on the same held-out text, in the Compression and Units tabs.",
     )
 
-words_tab, units_tab, compression_tab, cost_tab = st.tabs(
-    ["Word statistics", "Units", "Compression vs vocabulary", "Vocabulary cost"]
-)
-# Filled in this order: the first tab paints before the sweeps run, and the units need the sweep.
-with words_tab:
-    rule = views.word_section(data)
-with compression_tab:
-    outcome = views.compression_section(data, keys)
-with units_tab:
-    views.units_section(data, rule, outcome)
-with cost_tab:
-    st.markdown(
-        "A vocabulary of V tokens costs a model of width d an input embedding of V × d parameters, an output "
-        "layer of another V × d unless the two are tied, and V × d multiply-adds for every generated token."
-    )
-    views.calculator_section()
+# Keyed tabs that rerun on a switch: only the open tab computes (the sweep waits until it is looked
+# at, with its progress bar in view), and the open tab survives reruns and page switches.
+words_tab, units_tab, compression_tab, cost_tab = st.tabs(list(state.WC_TABS), key=state.WC_TAB, on_change="rerun")
+if words_tab.open:
+    with words_tab:
+        views.word_section(data)
+if units_tab.open:
+    with units_tab:
+        sweep_views.units_section(data, keys)
+if compression_tab.open:
+    with compression_tab:
+        sweep_views.compression_section(data, keys)
+if cost_tab.open:
+    with cost_tab:
+        st.markdown(
+            "A vocabulary of V tokens costs a model of width d an input embedding of V × d parameters, an output "
+            "layer of another V × d unless the two are tied, and V × d multiply-adds for every generated token."
+        )
+        views.calculator_section()

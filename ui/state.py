@@ -461,6 +461,7 @@ WC_UPLOAD = "wc_upload"  # corpus form: the .txt uploader (widget only, no defau
 WC_APPLIED = "wc_applied"  # the corpus shown (ui.words.cache.CorpusChoice); None = the default
 WC_OWN_TEXT = "wc_own_text"  # the pasted or uploaded text of the applied choice
 WC_CORPUS_ERROR = "wc_corpus_error"  # why the last "Use this corpus" did not switch, or ""
+WC_TAB = "wc_tab"  # the open tab's label, one of WC_TABS
 WC_TOKENIZERS = "wc_tokenizers"  # registry keys measured next to the sweeps and in the units table
 WC_RULE = "wc_rule"  # a key of core.wordstats.WORD_RULES
 WC_ZIPF_WINDOW = "wc_zipf_window"  # (first rank, last rank) of Zipf's fit
@@ -476,12 +477,14 @@ WC_D = "wc_d"
 WC_N = "wc_n"  # calculator: parameters of the whole model, 0 = unknown
 WC_TIED = "wc_tied"
 
+WC_TABS = ("Word statistics", "Units", "Compression vs vocabulary", "Vocabulary cost")
 WC_DEFAULT_TOKENIZERS = ("gpt2", "cl100k_base", "o200k_base", "llama2", "llama3", "bert_uncased")
 
 
 def words_defaults() -> dict[str, Any]:
     """The "Words & compression" page's keys and their defaults: Tiny Shakespeare, BPE to 8,192, GPT-2 small."""
     return {
+        WC_TAB: WC_TABS[0],
         WC_CORPUS: "tinyshakespeare",
         WC_PASTE: "",
         WC_APPLIED: None,

@@ -1,30 +1,24 @@
-"""The sections of "Words & compression": word statistics, compression, units, the vocabulary calculator.
+"""The "Word statistics" and "Vocabulary cost" tabs of "Words & compression", and the chart helpers.
 
-Each draws into the current container, reads its widgets' values from session state (keys in
+Each section draws into the current container, reads its widgets' values from session state (keys in
 ``ui.state``), calls ``ui.words.cache`` for anything expensive and draws figures from
-``ui.words.figures``. Every chart has a CSV download of its data next to it.
+``ui.words.figures``. Every chart has a CSV download of its data next to it. The compression and
+units tabs are in ``ui.words.sweep_views``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-
 import pandas as pd
 import streamlit as st
 
-from core import compression, vocab_cost, wordstats
-from core.patterns import NAMED_PATTERNS
-from ui import cache as shared_cache
+from core import vocab_cost, wordstats
 from ui import state, widgets
 from ui.words import cache
 from ui.words import figures as fig
-from ui.words.cache import CorpusData, SweepSettings
+from ui.words.cache import CorpusData
 
 RANK_STOPS = (1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1_000, 2_000, 3_000, 5_000, 10_000, 20_000,
               30_000, 50_000, 100_000, 200_000, 500_000, 1_000_000)
-VOCAB_STOPS = (1_024, 2_048, 4_096, 8_192, 16_384, 32_768)
-UNITS_STOPS = (256, 512, *VOCAB_STOPS)
 ZIPF_WIDGET = "wc_zipf_window_slider"  # the slider's own key; the window lives in state.WC_ZIPF_WINDOW
 PLOT_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 
@@ -42,8 +36,8 @@ def chart(figure: object, key: str) -> None:
 # -- word statistics ----------------------------------------------------------------------------------
 
 
-def word_section(data: CorpusData) -> str:
-    """Counts, Zipf, Heaps and the OOV curve of the corpus; returns the word rule chosen."""
+def word_section(data: CorpusData) -> None:
+    """Counts, Zipf, Heaps and the OOV curve of the corpus under the word rule picked here."""
     rules = wordstats.WORD_RULES
     rule = st.radio("What is a word?", list(rules), format_func=lambda k: rules[k].label, key=state.WC_RULE,
                     horizontal=True)
@@ -52,7 +46,7 @@ def word_section(data: CorpusData) -> str:
     stats = report.stats
     if stats.tokens < 2:
         st.info("This text has fewer than two words under this rule: pick a longer corpus.", icon=":material/info:")
-        return rule
+        return
     cols = st.columns(4)
     cols[0].metric("Words (tokens)", f"{stats.tokens:,}")
     cols[1].metric("Distinct words (types)", f"{stats.types:,}", help="Type/token ratio: "
@@ -67,7 +61,7 @@ def word_section(data: CorpusData) -> str:
         _heaps(stats, report.heaps)
     if report.oov is None:
         st.info("The held-out part has no words, so there is no out-of-vocabulary rate to show.", icon=":material/info:")
-        return rule
+        return
     chart(fig.oov_figure(report.oov), "wc_oov_chart")
     st.caption(
         f"A word vocabulary of the V most frequent words of the first 90 %, on the {report.oov.heldout_tokens:,} "
@@ -75,7 +69,6 @@ def word_section(data: CorpusData) -> str:
         "(names, rare forms, typos). Subwords close that gap: any word can be spelled from smaller pieces."
     )
     csv_button(fig.oov_frame(report.oov), "oov_rate.csv", "wc_oov_csv")
-    return rule
 
 
 def _zipf(stats: wordstats.WordStats) -> None:
@@ -122,144 +115,6 @@ def _heaps(stats: wordstats.WordStats, heaps: wordstats.PowerFit | None) -> None
             "read: a fit over every position would be ruled by the tail. β below 1: new words slow down but never stop."
         )
     csv_button(fig.heaps_frame(stats, heaps), "heaps_curve.csv", "wc_heaps_csv")
-
-
-# -- compression --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class SweepOutcome:
-    """What the compression section measured, for the units section too."""
-
-    bpe: compression.BPESweep | None
-    points: tuple[compression.TokenizerPoint, ...]
-
-
-def _sweep_form() -> SweepSettings:
-    """The sweep's settings form; the applied settings (kept until the next submit)."""
-    others = [name for name in compression.ALGORITHMS if name != "BPE"]
-    with st.form("wc_sweep_form", border=True):
-        cols = st.columns([3, 2, 3, 2], vertical_alignment="bottom")
-        cols[0].select_slider("Largest vocabulary", options=VOCAB_STOPS, key=state.WC_MAX_VOCAB, format_func="{:,}".format,
-                              help="BPE is measured at every size up to this one, from one training run.")
-        cols[1].selectbox("Pre-tokenization (BPE)", list(NAMED_PATTERNS), key=state.WC_PATTERN)
-        cols[2].multiselect("Also train", others, key=state.WC_OTHERS, format_func=_algorithm_label,
-                            help="Trained once per size, at the sizes below.")
-        cols[3].number_input("Sizes", min_value=3, max_value=12, key=state.WC_POINTS,
-                             help="How many log-spaced sizes WordPiece and Unigram train at (BPE: every size).")
-        submitted = st.form_submit_button("Run the sweep", type="primary", key="wc_run_sweep",
-                                          icon=":material/play_arrow:")
-    ss = st.session_state
-    if submitted or ss[state.WC_SWEEP] is None:
-        ss[state.WC_SWEEP] = SweepSettings(
-            int(ss[state.WC_MAX_VOCAB]), int(ss[state.WC_POINTS]), tuple(ss[state.WC_OTHERS]), ss[state.WC_PATTERN]
-        )
-    return ss[state.WC_SWEEP]
-
-
-def _algorithm_label(name: str) -> str:
-    missing = compression.unavailable_reason(compression.ALGORITHMS[name])
-    return f"{name} (not in this build)" if missing else name
-
-
-def compression_section(data: CorpusData, keys: Sequence[str]) -> SweepOutcome:
-    """The sweep form, the chart of held-out bytes per token against vocabulary size, its notes and CSV."""
-    settings = _sweep_form()
-    if not data.heldout.strip() or not data.train.strip():
-        st.info("This corpus is too short to hold out a part to measure on: pick or paste a longer one.",
-                icon=":material/info:")
-        return SweepOutcome(None, ())
-    notes: list[str] = []
-    try:
-        bpe_sweep = cache.bpe_sweep(data, settings)
-    except ValueError as exc:
-        st.error(f"BPE could not be trained on this corpus: {exc}.", icon=":material/error:")
-        return SweepOutcome(None, ())
-    sizes = settings.sizes
-    curves = [bpe_sweep.curve(sizes)]
-    for name in settings.others:
-        reason = compression.unavailable_reason(compression.ALGORITHMS[name])
-        if reason:
-            notes.append(reason)
-            continue
-        curves.append(cache.algorithm_curve(data, name, sizes))
-    notes += [curve.note for curve in curves if curve.note]
-    points, missing = [], []
-    names = shared_cache.registry_names()
-    for key in keys:
-        found = cache.tokenizer_point(data, key, names.get(key, key))
-        if isinstance(found, shared_cache.Unavailable):
-            missing.append(found)
-        else:
-            points.append(found)
-    ceiling = compression.pretoken_ceiling(data.heldout, settings.pattern)
-    figure = fig.compression_figure(curves, points, ceiling=ceiling, notes=notes,
-                                    ceiling_label=f"one token per pre-token ({settings.pattern_name} pattern)")
-    chart(figure, "wc_compression_chart")
-    st.caption(
-        f"Each line is trained on the first 90 % and measured on the held-out {bpe_sweep.heldout_bytes:,} bytes. "
-        f"BPE: one training run of {len(bpe_sweep.result.trace):,} merges gives every size (merge k of a longer run "
-        f"is merge k of every shorter one), measured by one incremental encode; {bpe_sweep.seconds:.1f} s in all. "
-        "Diamonds: real tokenizers on the same text, trained on far more (and more varied) text."
-    )
-    if missing:
-        with st.expander(f"Not shown, unavailable here: {widgets.md_escape(', '.join(m.name for m in missing))}"):
-            st.markdown("\n".join(f"- **{widgets.md_escape(m.name)}**: {widgets.md_escape(m.reason)}" for m in missing))
-    csv_button(fig.compression_frame(curves, points, ceiling), "compression_vs_vocabulary.csv", "wc_compression_csv")
-    with st.expander("Why does the curve flatten under the dashed line?"):
-        st.markdown(
-            "Byte-level BPE never merges across pre-tokens (the chunks the pattern cuts: a word with its "
-            "leading space, a run of digits, punctuation), so one token per pre-token is the best any vocabulary "
-            "can do on this text under this pattern. The first merges glue the most frequent pairs and pay off "
-            "at once; later ones make rare words whole, which helps the held-out text only when those words "
-            "come back. Past a few thousand tokens each doubling of the vocabulary buys less, while the "
-            "embedding and output layers grow with every token (see *Vocabulary cost*).\n\n"
-            "The dashed line holds for BPE under the pattern picked above. A real tokenizer that cuts differently "
-            "can pass it: BERT drops spaces altogether (they are never tokens), and cl100k_base glues runs of line "
-            "breaks and leading punctuation to their neighbours."
-        )
-    return SweepOutcome(bpe_sweep, tuple(points))
-
-
-# -- units --------------------------------------------------------------------------------------------
-
-
-def units_section(data: CorpusData, rule: str, outcome: SweepOutcome) -> None:
-    """Words, characters, bytes and subwords of the held-out text: length, vocabulary, attention cost."""
-    subwords: list[tuple[str, int, int]] = []
-    algorithms: dict[str, str] = {}
-    if outcome.bpe is not None:
-        wanted = st.select_slider("BPE vocabulary size", options=UNITS_STOPS, key=state.WC_UNITS_VOCAB,
-                                  format_func="{:,}".format, help="BPE trained here, from the compression sweep.")
-        size = min(wanted, outcome.bpe.max_vocab)
-        if size < wanted:
-            st.caption(f"The sweep reached {outcome.bpe.max_vocab:,} tokens; showing BPE at that size.")
-        name = f"BPE trained here ({size:,})"
-        subwords.append((name, outcome.bpe.tokens_at(size), size))
-        algorithms[name] = "byte-level BPE"
-    for point in outcome.points:
-        subwords.append((point.name, point.tokens, point.vocab_size))
-        algorithms[point.name] = point.algorithm
-    rows = cache.units(data, rule, subwords)
-    frame = fig.units_frame(rows)
-    st.dataframe(
-        frame.drop(columns=["vocabulary"]), hide_index=True, width="stretch",
-        column_config={
-            "sequence length": st.column_config.NumberColumn(format="localized"),
-            "vocabulary size": st.column_config.NumberColumn(format="localized"),
-            "length × shortest": st.column_config.NumberColumn(format="%.2f×"),
-            "attention cost × shortest": st.column_config.NumberColumn(format="%.1f×"),
-        },
-    )
-    chart(fig.units_figure(rows, algorithms), "wc_units_chart")
-    st.caption(
-        f"The held-out {len(data.heldout):,} characters of the corpus. Words are counted by the rule of the first tab "
-        "(spaces and, for letter words, punctuation dropped: not a lossless cut), and their vocabulary is the "
-        "distinct words of this text alone: a word model needs every word it may ever meet. Bytes need only 256 "
-        "symbols and never meet an unknown one, at the longest sequence. A subword vocabulary buys most of the "
-        "words' shortness for a fixed, modest size."
-    )
-    csv_button(frame, "units.csv", "wc_units_csv", label="Table and chart data (CSV)")
 
 
 # -- vocabulary cost calculator -----------------------------------------------------------------------
