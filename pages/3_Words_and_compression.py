@@ -19,9 +19,8 @@ state.init(state.words_defaults())
 
 st.title("Words & compression")
 st.markdown(
-    "Whole words make short sequences but a vocabulary that never ends; bytes never meet an unknown "
-    "symbol but make long sequences. Measured live on a corpus of your choice: why subwords sit in between, "
-    "and what each extra vocabulary entry buys."
+    "Why language models read subwords, not words or bytes, and what a bigger vocabulary buys: measured "
+    "live on a corpus of your choice."
 )
 
 data = corpus.corpus_sidebar()

@@ -71,10 +71,12 @@ def test_the_compression_chart_labels_the_real_tokenizers_and_downloads_its_data
     assert "real tokenizer,cl100k_base (GPT-3.5 / GPT-4),100277," in saved
 
     # a smaller sweep: the form reruns the page, and the tab stays open
+    compression.get_by_text("Sweep: BPE up to 8,192 tokens").click()
     compression.locator('[data-testid="stSlider"] input[type="range"]').first.focus()
     page.keyboard.press("ArrowLeft")  # 8,192 → 4,096
     compression.get_by_role("button", name="Run the sweep").click()
     compression.get_by_text("one training run of 3,840 merges").wait_for()
+    assert compression.get_by_text("Sweep: BPE up to 4,096 tokens").count() == 1
     assert page.get_by_role("tab", name="Compression vs vocabulary").get_attribute("aria-selected") == "true"
 
 

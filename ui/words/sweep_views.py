@@ -23,6 +23,7 @@ from ui.words.views import chart, csv_button
 
 VOCAB_STOPS = (1_024, 2_048, 4_096, 8_192, 16_384, 32_768)
 UNITS_STOPS = (256, 512, *VOCAB_STOPS)
+RUN_SWEEP = "wc_run_sweep"  # the form's submit button
 DEFAULT_SWEEP = SweepSettings()  # equal to the form's defaults in ui.state (a test checks it)
 
 
@@ -53,7 +54,17 @@ def _algorithm_label(name: str) -> str:
 def sweep_form() -> SweepSettings:
     """The sweep's settings form; returns the applied settings (kept until the next submit)."""
     others = [name for name in compression.ALGORITHMS if name != "BPE"]
-    with st.form("wc_sweep_form", border=True):
+    ss = st.session_state
+    # subtle: a submitted form's values (and its button) are in the session before the form is drawn,
+    # so the settings apply first and the expander's summary above the form is never one run late
+    if ss.get(RUN_SWEEP):
+        ss[state.WC_SWEEP] = SweepSettings(
+            int(ss[state.WC_MAX_VOCAB]), int(ss[state.WC_POINTS]), tuple(ss[state.WC_OTHERS]), ss[state.WC_PATTERN]
+        )
+    applied = applied_settings()
+    also = f", also {' and '.join(applied.others)}" if applied.others else ""
+    summary = f"Sweep: BPE up to {applied.max_vocab:,} tokens, {applied.pattern_name} pattern{also}"
+    with st.expander(widgets.md_escape(summary), icon=":material/tune:"), st.form("wc_sweep_form", border=False):
         cols = st.columns([3, 2, 4, 2], vertical_alignment="bottom")
         cols[0].select_slider("Largest vocabulary", options=VOCAB_STOPS, key=state.WC_MAX_VOCAB,
                               format_func="{:,}".format,
@@ -63,14 +74,8 @@ def sweep_form() -> SweepSettings:
                             help="Trained once per size, at the sizes on the right.")
         cols[3].number_input("Sizes", min_value=3, max_value=12, key=state.WC_POINTS,
                              help="How many log-spaced sizes WordPiece and Unigram train at (BPE: every size).")
-        submitted = st.form_submit_button("Run the sweep", type="primary", key="wc_run_sweep",
-                                          icon=":material/play_arrow:")
-    ss = st.session_state
-    if submitted:
-        ss[state.WC_SWEEP] = SweepSettings(
-            int(ss[state.WC_MAX_VOCAB]), int(ss[state.WC_POINTS]), tuple(ss[state.WC_OTHERS]), ss[state.WC_PATTERN]
-        )
-    return applied_settings()
+        st.form_submit_button("Run the sweep", type="primary", key=RUN_SWEEP, icon=":material/play_arrow:")
+    return applied
 
 
 def measure(data: CorpusData, settings: SweepSettings, keys: Sequence[str]) -> Measured:
