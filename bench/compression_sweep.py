@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core import bpe, compression, wordstats  # noqa: E402
 from core.corpora import load_corpus, split_heldout  # noqa: E402
+from core.fetch.sources import SourceUnavailable  # noqa: E402
 from core.patterns import GPT2_PATTERN  # noqa: E402
-from core.sources import SourceUnavailable  # noqa: E402
 
 SIZES = compression.default_sizes(top=8_256, points=8)
 

@@ -36,7 +36,7 @@ from types import MappingProxyType
 import numpy as np
 
 from core import bpe
-from core.bpe_history import NEVER, merge_lowest_first
+from core.bpe.history import NEVER, merge_lowest_first
 from core.patterns import GPT2_PATTERN
 from core.pretokenize import chunks
 from core.textio import without_surrogates
@@ -225,9 +225,11 @@ def _bpe_curve(
 def sweep_by_training(name: str, module: str) -> SweepFunction:
     """A sweep that trains ``module.train(corpus, vocab_size=..., progress=...)`` once per size.
 
-    The result's ``.tokenizer`` (or the result itself) must satisfy ``core.types.Tokenizer``. A size
-    the engine refuses (``ValueError``: below its alphabet, say) is skipped and named in the note;
-    the x of each point is the vocabulary the tokenizer really has.
+    Where the engine also has ``train_sizes(corpus, vocab_sizes=..., progress=...)`` (several sizes
+    from one run, as ``core.unigram`` has) that one run is used instead; if it refuses the sizes, each
+    is trained alone. The result's ``.tokenizer`` (or the result itself) must satisfy
+    ``core.types.Tokenizer``. A size the engine refuses (``ValueError``: below its alphabet, say) is
+    skipped and named in the note; the x of each point is the vocabulary the tokenizer really has.
     """
 
     def sweep(
@@ -236,16 +238,10 @@ def sweep_by_training(name: str, module: str) -> SweepFunction:
     ) -> Curve:
         engine = importlib.import_module(module)
         began = time.perf_counter()
-        reached: dict[int, int] = {}
-        skipped: list[str] = []
         wanted = sorted(set(sizes))
-        for i, size in enumerate(wanted):
-            report = _scaled(progress, i / len(wanted), 1 / len(wanted), f"{name}: vocabulary {size:,}")
-            try:
-                result = engine.train(train, vocab_size=size, progress=report)
-            except ValueError as exc:
-                skipped.append(f"{size:,} ({exc})")
-                continue
+        results, skipped = _train_each(engine, name, train, wanted, progress)
+        reached: dict[int, int] = {}
+        for result in results:
             tokenizer = getattr(result, "tokenizer", result)
             reached[int(tokenizer.vocab_size)] = heldout_tokens(tokenizer, heldout)
         note = f"{name} skipped vocabulary sizes: {'; '.join(skipped)}." if skipped else ""
@@ -256,6 +252,28 @@ def sweep_by_training(name: str, module: str) -> SweepFunction:
         )
 
     return sweep
+
+
+def _train_each(
+    engine: object, name: str, train: str, sizes: list[int], progress: Progress | None
+) -> tuple[list[object], list[str]]:
+    """Training results for ``sizes`` (one run when the engine offers ``train_sizes``), and the refusals."""
+    if callable(getattr(engine, "train_sizes", None)):
+        report = _scaled(progress, 0.0, 1.0, f"{name}: vocabularies up to {max(sizes):,}, one run")
+        try:
+            found = engine.train_sizes(train, vocab_sizes=sizes, progress=report)
+        except ValueError:
+            pass  # some size is refused: train each alone, to name which
+        else:
+            return [found[size] for size in sizes], []
+    results, skipped = [], []
+    for i, size in enumerate(sizes):
+        report = _scaled(progress, i / len(sizes), 1 / len(sizes), f"{name}: vocabulary {size:,}")
+        try:
+            results.append(engine.train(train, vocab_size=size, progress=report))
+        except ValueError as exc:
+            skipped.append(f"{size:,} ({exc})")
+    return results, skipped
 
 
 def _scaled(progress: Progress | None, offset: float, span: float, message: str) -> Callable[..., None]:

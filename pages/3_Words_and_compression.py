@@ -12,10 +12,11 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import cache, nav, state
-from ui.words import corpus, sweep_views, views
+from ui.words import corpus, link, sweep_views, views
 
 nav.page_setup("Words & compression")
 state.init(state.words_defaults())
+link.sync()
 
 st.title("Words & compression")
 st.markdown(

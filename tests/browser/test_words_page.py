@@ -65,7 +65,7 @@ def test_the_compression_chart_labels_the_real_tokenizers_and_downloads_its_data
     assert "one token per pre-token (GPT-2 pattern)" in text
     assert "cl100k_base" in text  # a labelled diamond (cl100k ships with the app, so it is always there)
     with page.expect_download() as download:
-        compression.get_by_role("button", name="Chart data (CSV)").click()
+        compression.get_by_role("button", name="Data (CSV)").click()
     saved = Path(download.value.path()).read_text(encoding="utf-8")
     assert saved.startswith("kind,name,vocabulary size,held-out tokens,bytes / token")
     assert "real tokenizer,cl100k_base (GPT-3.5 / GPT-4),100277," in saved

@@ -211,3 +211,35 @@ def test_the_bpe_entry_is_the_one_run_sweep(essay_split: tuple[str, str]) -> Non
     direct = compression.bpe_sweep(*essay_split, max_vocab=600).curve([256, 600])
     assert curve.tokens.tolist() == direct.tokens.tolist()
     assert curve.dense_tokens is not None
+
+
+def test_an_engine_with_train_sizes_is_swept_in_one_run(
+    monkeypatch: pytest.MonkeyPatch, essay_split: tuple[str, str]
+) -> None:
+    calls: list[object] = []
+    engine = fake_engine(calls)
+
+    def train_sizes(corpus: str, *, vocab_sizes: Sequence[int], progress: object = None) -> dict:
+        calls.append(tuple(vocab_sizes))
+        if min(vocab_sizes) < 300:
+            raise ValueError("vocab_size must be at least 300")
+        return {size: engine.train(corpus, vocab_size=size) for size in vocab_sizes}
+
+    engine.train_sizes = train_sizes
+    monkeypatch.setitem(sys.modules, "core.unigram", engine)
+    sweep = compression.ALGORITHMS["Unigram"].sweep
+    curve = sweep(*essay_split, [400, 700])
+    assert calls[0] == (400, 700) and curve.vocab_sizes.tolist() == [400, 700] and curve.note == ""
+    calls.clear()
+    curve = sweep(*essay_split, [256, 400])  # refused as a whole: each size alone, to name the one refused
+    assert calls[0] == (256, 400) and 256 in calls and curve.vocab_sizes.tolist() == [400]
+    assert "256" in curve.note
+
+
+def test_the_real_unigram_engine_sweeps_when_present(essay_split: tuple[str, str]) -> None:
+    entry = compression.ALGORITHMS["Unigram"]
+    if compression.unavailable_reason(entry):
+        pytest.skip("core.unigram is not in this build")
+    curve = entry.sweep(*essay_split, [150, 300])
+    assert curve.vocab_sizes.tolist() == [150, 300]
+    assert curve.bytes_per_token[1] > curve.bytes_per_token[0] > 1.0

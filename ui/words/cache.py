@@ -22,8 +22,8 @@ from typing import Any
 import streamlit as st
 
 from core import compression, corpora, wordstats
+from core.fetch.sources import SourceUnavailable
 from core.patterns import NAMED_PATTERNS
-from core.sources import SourceUnavailable
 from core.units import UnitRow, unit_rows
 from ui import cache as shared_cache
 

@@ -19,7 +19,6 @@ from ui import state, widgets
 from ui.words import cache
 from ui.words import figures as fig
 from ui.words.cache import CorpusData, SweepSettings
-from ui.words.views import chart, csv_button
 
 VOCAB_STOPS = (1_024, 2_048, 4_096, 8_192, 16_384, 32_768)
 UNITS_STOPS = (256, 512, *VOCAB_STOPS)
@@ -114,7 +113,8 @@ def compression_section(data: CorpusData, keys: Sequence[str]) -> None:
         found.curves, found.points, ceiling=found.ceiling, notes=found.notes,
         ceiling_label=f"one token per pre-token ({settings.pattern_name} pattern)",
     )
-    chart(figure, "wc_compression_chart")
+    widgets.chart(figure, fig.compression_frame(found.curves, found.points, found.ceiling),
+                  key="wc_compression_chart", name="compression_vs_vocabulary")
     bpe_sweep = found.bpe
     st.caption(
         f"Each line is trained on the first 90 % and measured on the held-out {bpe_sweep.heldout_bytes:,} bytes. "
@@ -127,8 +127,6 @@ def compression_section(data: CorpusData, keys: Sequence[str]) -> None:
         with st.expander(f"Not shown, unavailable here: {names}"):
             st.markdown("\n".join(f"- **{widgets.md_escape(m.name)}**: {widgets.md_escape(m.reason)}"
                                   for m in found.missing))
-    csv_button(fig.compression_frame(found.curves, found.points, found.ceiling), "compression_vs_vocabulary.csv",
-               "wc_compression_csv")
     with st.expander("Why does the curve flatten under the dashed line?"):
         st.markdown(
             "Byte-level BPE never merges across pre-tokens (the chunks the pattern cuts: a word with its "
@@ -173,7 +171,7 @@ def units_section(data: CorpusData, keys: Sequence[str]) -> None:
             "attention cost × shortest": st.column_config.NumberColumn(format="%.1f×"),
         },
     )
-    chart(fig.units_figure(rows, algorithms), "wc_units_chart")
+    widgets.chart(fig.units_figure(rows, algorithms), frame, key="wc_units_chart", name="units")
     st.caption(
         f"The held-out {len(data.heldout):,} characters of the corpus. Words are counted by the rule of the first tab "
         "(spaces and, for letter words, punctuation dropped: not a lossless cut), and their vocabulary is the "
@@ -181,4 +179,3 @@ def units_section(data: CorpusData, keys: Sequence[str]) -> None:
         "symbols and never meet an unknown one, at the longest sequence. A subword vocabulary buys most of the "
         "words' shortness for a fixed, modest size."
     )
-    csv_button(frame, "units.csv", "wc_units_csv", label="Table and chart data (CSV)")

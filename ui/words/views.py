@@ -8,7 +8,6 @@ units tabs are in ``ui.words.sweep_views``.
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from core import vocab_cost, wordstats
@@ -20,17 +19,6 @@ from ui.words.cache import CorpusData
 RANK_STOPS = (1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1_000, 2_000, 3_000, 5_000, 10_000, 20_000,
               30_000, 50_000, 100_000, 200_000, 500_000, 1_000_000)
 ZIPF_WIDGET = "wc_zipf_window_slider"  # the slider's own key; the window lives in state.WC_ZIPF_WINDOW
-PLOT_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
-
-
-def csv_button(frame: pd.DataFrame, file_name: str, key: str, label: str = "Chart data (CSV)") -> None:
-    """A download of ``frame`` as CSV, built only when clicked."""
-    st.download_button(label, data=lambda: frame.to_csv(index=False), file_name=file_name, mime="text/csv",
-                       on_click="ignore", key=key, icon=":material/download:")
-
-
-def chart(figure: object, key: str) -> None:
-    st.plotly_chart(figure, key=key, config=PLOT_CONFIG, width="stretch")
 
 
 # -- word statistics ----------------------------------------------------------------------------------
@@ -62,13 +50,12 @@ def word_section(data: CorpusData) -> None:
     if report.oov is None:
         st.info("The held-out part has no words, so there is no out-of-vocabulary rate to show.", icon=":material/info:")
         return
-    chart(fig.oov_figure(report.oov), "wc_oov_chart")
+    widgets.chart(fig.oov_figure(report.oov), fig.oov_frame(report.oov), key="wc_oov_chart", name="oov_rate")
     st.caption(
         f"A word vocabulary of the V most frequent words of the first 90 %, on the {report.oov.heldout_tokens:,} "
         "words of the held-out 10 %. However large V, the dotted floor remains: words never seen in training "
         "(names, rare forms, typos). Subwords close that gap: any word can be spelled from smaller pieces."
     )
-    csv_button(fig.oov_frame(report.oov), "oov_rate.csv", "wc_oov_csv")
 
 
 def _zipf(stats: wordstats.WordStats) -> None:
@@ -84,7 +71,8 @@ def _zipf(stats: wordstats.WordStats) -> None:
     except ValueError:
         fit = None
     with slot:
-        chart(fig.zipf_figure(stats, fit, (lo, hi)), "wc_zipf_chart")
+        widgets.chart(fig.zipf_figure(stats, fit, (lo, hi)), fig.zipf_frame(stats), key="wc_zipf_chart",
+                      name="zipf_ranks")
     if fit is None:
         st.info(f"The window needs two ranks or more within the {_words(stats.types, 'distinct word')}: move it left.",
                 icon=":material/info:")
@@ -95,7 +83,6 @@ def _zipf(stats: wordstats.WordStats) -> None:
             f"{int(fit.x[0]):,} to {int(fit.x[-1]):,}{clamp}. Zipf's law says about −1: the 2nd word occurs half "
             "as often as the 1st, the 10th a tenth as often."
         )
-    csv_button(fig.zipf_frame(stats), "zipf_ranks.csv", "wc_zipf_csv")
 
 
 def _words(n: int, noun: str) -> str:
@@ -107,14 +94,14 @@ def _remember_window() -> None:
 
 
 def _heaps(stats: wordstats.WordStats, heaps: wordstats.PowerFit | None) -> None:
-    chart(fig.heaps_figure(stats, heaps), "wc_heaps_chart")
+    widgets.chart(fig.heaps_figure(stats, heaps), fig.heaps_frame(stats, heaps), key="wc_heaps_chart",
+                  name="heaps_curve")
     if heaps is not None:
         st.caption(
             f"β = **{heaps.exponent:.2f}**, K = {heaps.constant:.2f} (R² {heaps.r2:.4f}), fitted on the "
             f"{len(heaps.x)} log-spaced points marked, from {int(heaps.x[0]):,} to {int(heaps.x[-1]):,} words "
             "read: a fit over every position would be ruled by the tail. β below 1: new words slow down but never stop."
         )
-    csv_button(fig.heaps_frame(stats, heaps), "heaps_curve.csv", "wc_heaps_csv")
 
 
 # -- vocabulary cost calculator -----------------------------------------------------------------------
@@ -176,7 +163,7 @@ def calculator_section() -> None:
                       help="V × d to compute one token's logits, tied or not.")
     st.markdown("**Published models**")
     frame = fig.vocab_cost_frame(vocab_cost.PRESETS)
-    chart(fig.vocab_cost_figure(vocab_cost.PRESETS), "wc_cost_chart")
+    widgets.chart(fig.vocab_cost_figure(vocab_cost.PRESETS), frame, key="wc_cost_chart", name="vocabulary_cost")
     shown = frame.drop(columns=["source"]).assign(
         **{"vocabulary share of N": frame["vocabulary share of N"] * 100}
     )
@@ -199,4 +186,3 @@ def calculator_section() -> None:
         + (f" ({widgets.md_escape(p.note)})" if p.note else "")
         for p in vocab_cost.PRESETS
     ))
-    csv_button(frame, "vocabulary_cost.csv", "wc_cost_csv", label="Table (CSV)")
