@@ -135,9 +135,13 @@ def compression_section(data: CorpusData, keys: Sequence[str]) -> None:
             "at once; later ones make rare words whole, which helps the held-out text only when those words "
             "come back. Past a few thousand tokens each doubling of the vocabulary buys less, while the "
             "embedding and output layers grow with every token (see *Vocabulary cost*).\n\n"
-            "The dashed line holds for BPE under the pattern picked above. A real tokenizer that cuts differently "
-            "can pass it: BERT drops spaces altogether (they are never tokens), and cl100k_base glues runs of line "
-            "breaks and leading punctuation to their neighbours."
+            "The dashed line holds for BPE under the pattern picked above. A tokenizer that cuts differently "
+            "can pass it: BERT drops spaces altogether (they are never tokens), cl100k_base glues runs of line "
+            "breaks and leading punctuation to their neighbours, and Unigram and WordPiece cut words their own "
+            "way (Unigram as SentencePiece does, a word with its leading space as one ▁word).\n\n"
+            "Unigram and WordPiece start from the corpus's characters, not from 256 bytes, so at a vocabulary of "
+            "256 they already hold a couple of hundred longer pieces; a character never seen in training becomes "
+            "an unknown token (its bytes are still counted in bytes per token)."
         )
 
 
