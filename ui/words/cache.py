@@ -65,7 +65,7 @@ class Store:
 @st.cache_resource(show_spinner=False)
 def stores() -> dict[str, Store]:
     """The stores of this server process: corpora, word reports, sweeps, tokenizer points."""
-    return {"corpus": Store(6), "words": Store(12), "sweep": Store(16), "point": Store(64)}
+    return {"corpus": Store(6), "words": Store(12), "sweep": Store(8), "point": Store(64)}
 
 
 @contextmanager
