@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, nav, state
+from ui import nav, state, uploads
 from ui.words import corpus, link, sweep_views, views
 
 nav.page_setup("Words & compression")
 state.init(state.words_defaults())
 link.sync()
+uploads.prune(state.WC_TOKENIZERS)  # a removed upload leaves the picker
 
 st.title("Words & compression")
 st.markdown(
@@ -25,7 +26,7 @@ st.markdown(
 )
 
 data = corpus.corpus_sidebar()
-names = cache.registry_names()
+names = uploads.names()  # the registry, then this session's uploaded tokenizers (Playground sidebar)
 with st.sidebar:
     keys = st.multiselect(
         "Real tokenizers to compare", list(names), format_func=lambda key: names.get(key, key),

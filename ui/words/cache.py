@@ -26,6 +26,7 @@ from core.fetch.sources import SourceUnavailable
 from core.patterns import NAMED_PATTERNS
 from core.units import UnitRow, unit_rows
 from ui import cache as shared_cache
+from ui import uploads
 
 Progress = Callable[[float, str], None]
 
@@ -198,16 +199,21 @@ def algorithm_curve(data: CorpusData, name: str, sizes: Sequence[int]) -> compre
 
 
 def tokenizer_point(data: CorpusData, key: str, name: str) -> compression.TokenizerPoint | shared_cache.Unavailable:
-    """A registry tokenizer measured on the held-out text, or why it is unavailable."""
-    tokenizer = shared_cache.get_tokenizer(key, name)
+    """A registry (or this session's uploaded) tokenizer measured on the held-out text, or why it is unavailable.
+
+    Subtle: an uploaded tokenizer's point is kept under its content hash (``Upload.key``), as
+    ``ui.uploads`` keeps its analyses: only a session holding the same file can hit it.
+    """
+    tokenizer = uploads.get_tokenizer(key, name)
     if isinstance(tokenizer, shared_cache.Unavailable):
         return tokenizer
+    cache_id = uploads.uploads()[key].key if uploads.is_uploaded(key) else key
 
     def make(report: Progress) -> compression.TokenizerPoint:
         report(0.0, f"{name}: encoding the held-out text")
         return compression.tokenizer_point(tokenizer, data.heldout)
 
-    return cached("point", (key, data.choice), make, label=f"Encoding with {name} …")
+    return cached("point", (cache_id, data.choice), make, label=f"Encoding with {name} …")
 
 
 def units(data: CorpusData, rule: str, subwords: Sequence[tuple[str, int, int]]) -> list[UnitRow]:

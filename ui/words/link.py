@@ -13,7 +13,7 @@ import streamlit as st
 
 from core import compression, corpora, vocab_cost, wordstats
 from core.patterns import NAMED_PATTERNS
-from ui import cache, links, state
+from ui import cache, links, state, uploads
 from ui.words import sweep_views, views
 from ui.words.cache import CorpusChoice, SweepSettings
 
@@ -31,7 +31,7 @@ def sync() -> None:
     links.sync(state.words_defaults(), {
         state.WC_TAB: links.one_of(state.WC_TABS),
         state.WC_CORPUS: links.one_of([e.key for e in corpora.catalog()]),
-        state.WC_TOKENIZERS: links.one_of(cache.registry_names()),
+        state.WC_TOKENIZERS: uploads.registry_only(cache.registry_names()),
         state.WC_RULE: links.one_of(wordstats.WORD_RULES),
         state.WC_ZIPF_WINDOW: _window,
         state.WC_MAX_VOCAB: links.one_of(sweep_views.VOCAB_STOPS),

@@ -15,7 +15,7 @@ import streamlit as st
 from core import compression
 from core.patterns import NAMED_PATTERNS
 from ui import cache as shared_cache
-from ui import state, widgets
+from ui import state, uploads, widgets
 from ui.words import cache
 from ui.words import figures as fig
 from ui.words.cache import CorpusData, SweepSettings
@@ -94,7 +94,7 @@ def measure(data: CorpusData, settings: SweepSettings, keys: Sequence[str]) -> M
             curves.append(cache.algorithm_curve(data, name, settings.sizes))
     notes += [curve.note for curve in curves if curve.note]
     points, missing = [], []
-    names = shared_cache.registry_names()
+    names = uploads.names()
     for key in keys:
         found = cache.tokenizer_point(data, key, names.get(key, key))
         (missing if isinstance(found, shared_cache.Unavailable) else points).append(found)
