@@ -58,12 +58,16 @@ def test_the_zipf_window_moves_with_the_keyboard_and_refits(words_page: object) 
 
 def test_the_compression_chart_labels_the_real_tokenizers_and_downloads_its_data(words_page: object) -> None:
     page = words_page
-    compression = panel(page, "Compression vs vocabulary")
+    page.set_default_timeout(180_000)  # the first sweep of the server trains on 1 MB, on a busy machine
+    # opened by a link that names the tab and a BPE-only sweep: the link is read in a real browser too
+    page.goto(page.url.split("?")[0] + "?page=words&tab=Compression+vs+vocabulary&others=")
+    compression = page.get_by_role("tabpanel", name="Compression vs vocabulary")
     chart = compression.locator(".js-plotly-plot")
     chart.wait_for()
     text = chart.inner_text()
     assert "one token per pre-token (GPT-2 pattern)" in text
     assert "cl100k_base" in text  # a labelled diamond (cl100k ships with the app, so it is always there)
+    assert "BPE trained here" in text and "Unigram trained here" not in text  # as the link said
     with page.expect_download() as download:
         compression.get_by_role("button", name="Data (CSV)").click()
     saved = Path(download.value.path()).read_text(encoding="utf-8")
@@ -71,7 +75,7 @@ def test_the_compression_chart_labels_the_real_tokenizers_and_downloads_its_data
     assert "real tokenizer,cl100k_base (GPT-3.5 / GPT-4),100277," in saved
 
     # a smaller sweep: the form reruns the page, and the tab stays open
-    compression.get_by_text("Sweep: BPE up to 8,192 tokens").click()
+    compression.get_by_text("Sweep: BPE up to 8,192 tokens, GPT-2 pattern").click()
     compression.locator('[data-testid="stSlider"] input[type="range"]').first.focus()
     page.keyboard.press("ArrowLeft")  # 8,192 → 4,096
     compression.get_by_role("button", name="Run the sweep").click()
