@@ -223,11 +223,11 @@ def _bpe_curve(
 
 
 def sweep_by_training(name: str, module: str) -> SweepFunction:
-    """A sweep that trains ``module.train(corpus, vocab_size=..., progress=...)`` once per size.
+    """A sweep over ``module.train(corpus, vocab_size=..., progress=...)``, in as few runs as it allows.
 
-    Where the engine also has ``train_sizes(corpus, vocab_sizes=..., progress=...)`` (several sizes
-    from one run, as ``core.unigram`` has) that one run is used instead; if it refuses the sizes, each
-    is trained alone. The result's ``.tokenizer`` (or the result itself) must satisfy
+    One ``train_sizes`` run where the engine has it (``core.unigram``), else one run to the largest
+    size whose result's ``tokenizer_at`` serves the smaller ones (``core.wordpiece``), else a run per
+    size (see ``_train_each``). The result's ``.tokenizer`` (or the result itself) must satisfy
     ``core.types.Tokenizer``. A size the engine refuses (``ValueError``: below its alphabet, say) is
     skipped and named in the note; the x of each point is the vocabulary the tokenizer really has.
     """
@@ -239,11 +239,8 @@ def sweep_by_training(name: str, module: str) -> SweepFunction:
         engine = importlib.import_module(module)
         began = time.perf_counter()
         wanted = sorted(set(sizes))
-        results, skipped = _train_each(engine, name, train, wanted, progress)
-        reached: dict[int, int] = {}
-        for result in results:
-            tokenizer = getattr(result, "tokenizer", result)
-            reached[int(tokenizer.vocab_size)] = heldout_tokens(tokenizer, heldout)
+        tokenizers, skipped = _train_each(engine, name, train, wanted, progress)
+        reached = {int(tok.vocab_size): heldout_tokens(tok, heldout) for tok in tokenizers}
         note = f"{name} skipped vocabulary sizes: {'; '.join(skipped)}." if skipped else ""
         by_size = sorted(reached.items())
         return Curve(
@@ -257,23 +254,42 @@ def sweep_by_training(name: str, module: str) -> SweepFunction:
 def _train_each(
     engine: object, name: str, train: str, sizes: list[int], progress: Progress | None
 ) -> tuple[list[object], list[str]]:
-    """Training results for ``sizes`` (one run when the engine offers ``train_sizes``), and the refusals."""
+    """Tokenizers for ``sizes`` and the refusals, from as few training runs as the engine allows.
+
+    ``train_sizes`` (several sizes from one run, ``core.unigram``) is used when the engine has it. Else
+    one run to the largest size; when its result has ``tokenizer_at(size)`` (a longer run holds every
+    shorter one, ``core.wordpiece``) that run serves every size, otherwise each size trains alone.
+    """
     if callable(getattr(engine, "train_sizes", None)):
         report = _scaled(progress, 0.0, 1.0, f"{name}: vocabularies up to {max(sizes):,}, one run")
         try:
             found = engine.train_sizes(train, vocab_sizes=sizes, progress=report)
         except ValueError:
-            pass  # some size is refused: train each alone, to name which
+            pass  # some size is refused: train each alone below, to name which
         else:
-            return [found[size] for size in sizes], []
-    results, skipped = [], []
-    for i, size in enumerate(sizes):
-        report = _scaled(progress, i / len(sizes), 1 / len(sizes), f"{name}: vocabulary {size:,}")
+            return [_tokenizer(found[size]) for size in sizes], []
+    report = _scaled(progress, 0.0, 1.0 / len(sizes), f"{name}: vocabulary {max(sizes):,}")
+    try:
+        largest = engine.train(train, vocab_size=max(sizes), progress=report)
+    except ValueError as exc:
+        return [], [f"{size:,} ({exc})" for size in sizes]
+    full = _tokenizer(largest)
+    prefix = getattr(largest, "tokenizer_at", None)
+    tokenizers, skipped = [full], []
+    for i, size in enumerate(sorted(set(sizes) - {max(sizes)})):
         try:
-            results.append(engine.train(train, vocab_size=size, progress=report))
+            if callable(prefix):
+                tokenizers.append(full if size >= full.vocab_size else prefix(size))
+            else:
+                report = _scaled(progress, (i + 1) / len(sizes), 1 / len(sizes), f"{name}: vocabulary {size:,}")
+                tokenizers.append(_tokenizer(engine.train(train, vocab_size=size, progress=report)))
         except ValueError as exc:
             skipped.append(f"{size:,} ({exc})")
-    return results, skipped
+    return tokenizers, skipped
+
+
+def _tokenizer(result: object) -> object:
+    return getattr(result, "tokenizer", result)
 
 
 def _scaled(progress: Progress | None, offset: float, span: float, message: str) -> Callable[..., None]:

@@ -180,7 +180,7 @@ def test_a_present_engine_switches_its_entry_on_and_sweeps_by_training(
     train, heldout = essay_split
     seen: list[float] = []
     curve = entry.sweep(train, heldout, [256, 400, 700], progress=lambda f, m: seen.append(f))
-    assert calls == [256, 400, 700]
+    assert sorted(calls) == [256, 400, 700]  # the largest first, then each size alone (no tokenizer_at)
     assert curve.algorithm == "WordPiece" and curve.dense_sizes is None
     assert curve.vocab_sizes.tolist() == [400, 700]
     assert curve.tokens.tolist() == separate_trainings(train, heldout, [400, 700])
@@ -242,4 +242,44 @@ def test_the_real_unigram_engine_sweeps_when_present(essay_split: tuple[str, str
         pytest.skip("core.unigram is not in this build")
     curve = entry.sweep(*essay_split, [150, 300])
     assert curve.vocab_sizes.tolist() == [150, 300]
+    assert curve.bytes_per_token[1] > curve.bytes_per_token[0] > 1.0
+
+
+def test_an_engine_whose_result_has_tokenizer_at_trains_once(
+    monkeypatch: pytest.MonkeyPatch, essay_split: tuple[str, str]
+) -> None:
+    calls: list[int] = []
+    module = types.ModuleType("core.wordpiece")
+
+    def train(corpus: str, *, vocab_size: int, progress: object = None) -> object:
+        calls.append(vocab_size)
+        result = bpe.train(corpus, vocab_size=vocab_size)
+
+        def tokenizer_at(size: int) -> bpe.BPETokenizer:
+            if size < 300:
+                raise ValueError("vocab_size must be between 300 and the run's size")
+            return bpe.BPETokenizer(merges=result.tokenizer.merges[: size - 256])
+
+        return types.SimpleNamespace(tokenizer=result.tokenizer, tokenizer_at=tokenizer_at)
+
+    module.train = train
+    monkeypatch.setitem(sys.modules, "core.wordpiece", module)
+    curve = compression.ALGORITHMS["WordPiece"].sweep(*essay_split, [256, 400, 700])
+    assert calls == [700]
+    assert curve.vocab_sizes.tolist() == [400, 700]
+    assert curve.tokens.tolist() == separate_trainings(*essay_split, [400, 700])
+    assert "256" in curve.note
+
+
+def test_the_real_wordpiece_engine_sweeps_from_one_run_when_present(essay_split: tuple[str, str]) -> None:
+    entry = compression.ALGORITHMS["WordPiece"]
+    if compression.unavailable_reason(entry):
+        pytest.skip("core.wordpiece is not in this build")
+    from core import wordpiece
+
+    train, heldout = essay_split
+    curve = entry.sweep(train, heldout, [200, 400])
+    assert curve.vocab_sizes.tolist() == [200, 400]
+    alone = wordpiece.train(train, vocab_size=200).tokenizer
+    assert curve.tokens[0] == compression.heldout_tokens(alone, heldout)  # the prefix is the shorter run
     assert curve.bytes_per_token[1] > curve.bytes_per_token[0] > 1.0

@@ -141,7 +141,11 @@ def compression_section(data: CorpusData, keys: Sequence[str]) -> None:
             "way (Unigram as SentencePiece does, a word with its leading space as one ▁word).\n\n"
             "Unigram and WordPiece start from the corpus's characters, not from 256 bytes, so at a vocabulary of "
             "256 they already hold a couple of hundred longer pieces; a character never seen in training becomes "
-            "an unknown token (its bytes are still counted in bytes per token)."
+            "an unknown token (its bytes are still counted in bytes per token).\n\n"
+            "WordPiece here merges the pair with the best score count(ab) / (count(a) · count(b)), not the most "
+            "frequent pair: its early pieces join parts that rarely occur apart, however rare the pair, so at the "
+            "same size it compresses much less than BPE. (Hugging Face's WordPiece trainer merges by frequency, "
+            "as BPE does, and only encodes the WordPiece way.)"
         )
 
 
