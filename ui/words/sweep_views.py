@@ -120,6 +120,8 @@ def compression_section(data: CorpusData, keys: Sequence[str]) -> None:
         f"Each line is trained on the first 90 % and measured on the held-out {bpe_sweep.heldout_bytes:,} bytes. "
         f"BPE: one training run of {len(bpe_sweep.result.trace):,} merges gives every size (merge k of a longer run "
         f"is merge k of every shorter one), measured by one incremental encode; {bpe_sweep.seconds:.1f} s in all. "
+        "WordPiece and Unigram train once each too (a WordPiece run holds every shorter one; Unigram prunes "
+        "down through the sizes) and encode the held-out text at each size. "
         "Diamonds: real tokenizers on the same text, trained on far more (and more varied) text."
     )
     if found.missing:
