@@ -115,3 +115,32 @@ def tokens_vs_vocab_figure(
     # subtle: one dict in one constructor call is about ten times faster than add_trace and
     # update_layout, which validate step by step; the scrubber builds this figure on every step
     return go.Figure({"data": [curve, marker], "layout": layout})
+
+
+def figure_frame(figure: go.Figure) -> pd.DataFrame:
+    """A chart's data as one long table (trace, x, y, and z or text where a trace has them), for its CSV.
+
+    For charts whose numbers live only in the figure; a page that has the frame the chart was built
+    from offers that instead.
+    """
+    rows = []
+    for index, trace in enumerate(figure.data):
+        name = trace.name or f"trace {index + 1}"
+        xs, ys = getattr(trace, "x", None), getattr(trace, "y", None)
+        z = getattr(trace, "z", None)
+        if z is not None:  # a heatmap: one row per cell
+            for i, row in enumerate(z):
+                for j, value in enumerate(row):
+                    rows.append({"trace": name, "x": xs[j] if xs is not None else j,
+                                 "y": ys[i] if ys is not None else i, "value": value})
+            continue
+        if xs is None and ys is None:
+            continue
+        n = len(xs if xs is not None else ys)
+        texts = getattr(trace, "text", None)
+        for i in range(n):
+            row = {"trace": name, "x": xs[i] if xs is not None else i, "y": ys[i] if ys is not None else None}
+            if texts is not None and not isinstance(texts, str) and i < len(texts):
+                row["text"] = texts[i]
+            rows.append(row)
+    return pd.DataFrame(rows)

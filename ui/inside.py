@@ -19,7 +19,7 @@ import streamlit as st
 from core.pretrained import anatomy, pipeline
 from core.pretrained.adapter import UNICODE_TO_BYTE
 from core.types import Token
-from ui import cache, uploads
+from ui import cache, uploads, widgets
 from ui.figures import ALGORITHM_COLORS
 from ui.spans import WHITESPACE_MARKS, printable
 from ui.widgets import md_escape
@@ -255,9 +255,7 @@ def draw_facts(key: str, tokenizer: Any) -> None:
         longest = [(size, shown_piece(piece, style)) for piece, size in facts.longest]
         st.dataframe(pairs_frame(longest, ["bytes", "token (as text)"]), height=300, width="stretch")
     with right:
-        st.plotly_chart(scripts_figure(facts), width="stretch", key=f"it_scripts_{key}")
-        st.download_button("Scripts (CSV)", scripts_frame(facts).to_csv(index=False), file_name="scripts.csv",
-                           mime="text/csv", key=f"it_scripts_csv_{key}", on_click="ignore")
+        widgets.chart(scripts_figure(facts), scripts_frame(facts), key=f"it_scripts_{key}", name="vocabulary_scripts")
     with st.expander("The file's own settings"):
         for part, text in facts.details.items():
             st.markdown(f"`{part}`")

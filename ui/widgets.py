@@ -217,19 +217,26 @@ def export_menu(
     with st.popover("Export", icon=":material/download:"):
         st.caption("For slides: the spans as a picture. For scripts: every token's id, bytes and offsets.")
         row = st.container(horizontal=True, gap="small")
-        row.download_button("SVG", data=svg, file_name=f"{stem}.svg", mime="image/svg+xml", key=f"{key}_svg")
-        row.download_button("PNG", data=png, file_name=f"{stem}.png", mime="image/png", key=f"{key}_png")
+        row.download_button("SVG", data=svg, file_name=f"{stem}.svg", mime="image/svg+xml", key=f"{key}_svg", on_click="ignore")
+        row.download_button("PNG", data=png, file_name=f"{stem}.png", mime="image/png", key=f"{key}_png", on_click="ignore")
         row.download_button("JSON", data=lambda: export.tokens_json(text, tokens, piece, tokenizer=name),
-                            file_name=f"{stem}.json", mime="application/json", key=f"{key}_json")
+                            file_name=f"{stem}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
         row.download_button("CSV", data=lambda: export.tokens_csv(text, tokens, piece), file_name=f"{stem}.csv",
-                            mime="text/csv", key=f"{key}_csv")
+                            mime="text/csv", key=f"{key}_csv", on_click="ignore")
 
 
-def chart(figure: Any, data: Any, *, key: str, name: str) -> None:
-    """A plotly chart with its exports: the chart as PNG and SVG (kaleido), its data as CSV."""
+def chart(figure: Any, data: Any = None, *, key: str, name: str, **options: Any) -> Any:
+    """A plotly chart with its exports: the chart as PNG and SVG (kaleido), its data as CSV.
+
+    ``data`` is the frame the chart was drawn from (``ui.figures.figure_frame`` of the figure when
+    None); ``options`` go to ``st.plotly_chart`` (``on_select`` …), whose return value is returned.
+    """
     from ui import export
+    from ui.figures import figure_frame
 
-    st.plotly_chart(figure, key=key, config={"displaylogo": False})
+    if data is None:
+        data = figure_frame(figure)
+    event = st.plotly_chart(figure, key=key, config={"displaylogo": False}, **options)
     stem = "".join(c if c.isalnum() else "_" for c in name).strip("_").lower() or "chart"
 
     def image(fmt: str) -> Callable[[], bytes]:
@@ -243,11 +250,12 @@ def chart(figure: Any, data: Any, *, key: str, name: str) -> None:
 
     row = st.container(horizontal=True, gap="small")
     row.download_button("Chart (PNG)", data=image("png"), file_name=f"{stem}.png", mime="image/png",
-                        key=f"{key}_png", icon=":material/image:")
+                        key=f"{key}_png", icon=":material/image:", on_click="ignore")
     row.download_button("Chart (SVG)", data=image("svg"), file_name=f"{stem}.svg", mime="image/svg+xml",
-                        key=f"{key}_svg", icon=":material/image:")
+                        key=f"{key}_svg", icon=":material/image:", on_click="ignore")
     row.download_button("Data (CSV)", data=lambda: data.to_csv(index=False), file_name=f"{stem}.csv",
-                        mime="text/csv", key=f"{key}_csv", icon=":material/table:")
+                        mime="text/csv", key=f"{key}_csv", icon=":material/table:", on_click="ignore")
+    return event
 
 
 def step_buttons(options: Sequence[Any], key: str, *, noun: str) -> None:

@@ -106,3 +106,14 @@ def test_sample_indices_are_sorted_unique_and_keep_both_ends(n: int, most: int) 
 )
 def test_compact_counts(n: int, text: str) -> None:
     assert figures.compact(n) == text
+
+
+def test_figure_frame_reads_every_trace_for_csv() -> None:
+    from ui.figures import figure_frame
+
+    fig = go.Figure([go.Scatter(x=[1, 2], y=[3, 4], name="line", text=["a", "b"]), go.Bar(x=["p"], y=[5]),
+                     go.Heatmap(z=[[1, 2]], x=["c1", "c2"], y=["r1"], name="heat")])
+    frame = figure_frame(fig)
+    assert frame[frame.trace == "line"][["x", "y", "text"]].values.tolist() == [[1, 3, "a"], [2, 4, "b"]]
+    assert frame[frame.trace == "trace 2"][["x", "y"]].values.tolist() == [["p", 5]]
+    assert frame[frame.trace == "heat"][["x", "y", "value"]].values.tolist() == [["c1", "r1", 1], ["c2", "r1", 2]]

@@ -139,10 +139,8 @@ def unigram_section(grid: Grid, size: int, text: str, *, show_whitespace: bool) 
         st.info(f"The lattice is drawn for words of up to {MAX_LATTICE_SYMBOLS} characters; this one has "
                 f"{len(lattice.symbols) - 1}.", icon=":material/info:")
     elif lattice is not None:
-        st.plotly_chart(figures.lattice_figure(lattice), key="al_lattice", config={"displaylogo": False})
-        st.download_button("Lattice data (CSV)", data=lambda: figures.lattice_frame(lattice).to_csv(index=False),
-                           file_name="unigram_lattice.csv", mime="text/csv", on_click="ignore",
-                           key="al_lattice_csv", icon=":material/download:")
+        widgets.chart(figures.lattice_figure(lattice), figures.lattice_frame(lattice), key="al_lattice",
+                      name="unigram_lattice")
         best = tok.nbest(word, int(n))
         piece = render.piece_namer(tok)
         rows = [(f"{i + 1}.", render_spans(word, seg.tokens, piece=piece),

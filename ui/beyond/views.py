@@ -27,7 +27,6 @@ from ui.beyond import figures, frames, models
 from ui.beyond.ideas import BYTES_IDEA, PATCHES_IDEA, SUPERWORDS_IDEA
 from ui.spans import render_spans
 
-CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "svg"}}
 BYTES = ByteTokenizer()
 THRESHOLD_RANGE = {"global": (0.0, 8.0), "relative": (0.0, 6.0)}
 THRESHOLD_KEYS = {"global": state.BT_THRESHOLD_GLOBAL, "relative": state.BT_THRESHOLD_RELATIVE}
@@ -71,7 +70,7 @@ def bytes_view(text: str, keys: Sequence[str], *, show_whitespace: bool) -> None
     counts = {tok.name: (cache.analyze(key, text, False).counts.tokens, tok.vocab_size) for key, tok in loaded.items()}
     frame = frames.bytes_cost_frame(len(text.encode()), counts)
     if counts:
-        st.plotly_chart(figures.costs_figure(frame), key="bt_costs_chart", config=CHART_CONFIG)
+        widgets.chart(figures.costs_figure(frame), frame, key="bt_costs_chart", name="bytes_vs_tokens")
     st.dataframe(
         frame, key="bt_costs_table",
         column_config={
@@ -181,8 +180,9 @@ def patches_view(text: str, keys: Sequence[str], *, show_whitespace: bool) -> No
         st.html(render_spans(text, tokens, show_whitespace=show_whitespace, extra_title=_patch_note(entropy, starts)))
         token_counts = {tok.name: cache.analyze(key, text, False).counts.tokens for key, tok in loaded.items()}
         chart_col, table_col = st.columns([3, 2], gap="medium")
-        chart_col.plotly_chart(figures.entropy_figure(text, entropy, starts, threshold=threshold, rule=rule),
-                               key="bt_entropy_chart", config=CHART_CONFIG)
+        with chart_col:
+            widgets.chart(figures.entropy_figure(text, entropy, starts, threshold=threshold, rule=rule),
+                          key="bt_entropy_chart", name="entropy_patches")
         with table_col:
             st.dataframe(frames.units_frame(n_bytes, {"entropy patches": len(tokens)} | token_counts),
                          key="bt_units_table", column_config={
@@ -228,7 +228,8 @@ def languages_section(
         tokens = {tok.name: [models.token_count(key, lang.text) for lang in languages] for key, tok in loaded.items()}
     frame = frames.languages_frame([lang.name for lang in languages], [len(lang.text.encode()) for lang in languages],
                                    counts, tokens)
-    st.plotly_chart(figures.languages_figure(frame, list(tokens)), key="bt_languages_chart", config=CHART_CONFIG)
+    widgets.chart(figures.languages_figure(frame, list(tokens)), frame.reset_index(), key="bt_languages_chart",
+                  name="patches_vs_tokens")
     st.caption(widgets.md_escape(
         f"The same text in {len(languages)} languages: {source}. The patches use the rule and θ above and "
         f"the entropy model trained on {found.title}; a language it saw little of is all surprise, so it "
@@ -237,8 +238,6 @@ def languages_section(
     with st.expander("The numbers", icon=":material/table:"):
         st.dataframe(frame, key="bt_languages_table",
                      column_config={c: st.column_config.NumberColumn(format="localized") for c in frame.columns})
-        st.download_button("Download (CSV)", data=frame.to_csv(), file_name="patches_vs_tokens.csv", mime="text/csv",
-                           key="bt_languages_csv", on_click="ignore", icon=":material/download:")
 
 
 # -- superwords -------------------------------------------------------------------------------------
@@ -310,7 +309,8 @@ def superwords_view(text: str, *, show_whitespace: bool) -> None:
         f"Both trained on {found.title} ({models.size_label(found.train_bytes)}, the first 90 %) and measured "
         f"on its last 10 % ({models.size_label(found.heldout_bytes)}), which neither saw."
     ))
-    right.plotly_chart(figures.superword_curve_figure(found.plain, result), key="bt_super_chart", config=CHART_CONFIG)
+    with right:
+        widgets.chart(figures.superword_curve_figure(found.plain, result), key="bt_super_chart", name="superwords")
     st.dataframe(compression, key="bt_compression_table", column_config={
         "tokens": st.column_config.NumberColumn("held-out tokens", format="localized"),
         "bytes / token": st.column_config.NumberColumn(format="%.2f"),

@@ -14,7 +14,7 @@ import streamlit as st
 
 from core import language_tax as lt
 from core import parallel_corpus
-from ui import cache, state, uploads
+from ui import cache, state, uploads, widgets
 from ui.tax import figures as tf
 from ui.tax.views import Choice, loaded_tokenizers, measure
 from ui.widgets import md_escape
@@ -35,8 +35,8 @@ def heatmap(table: pd.DataFrame, tokenizer: str) -> None:
         shown = table[table["language"].isin(keep)]
         st.caption(f"The {len(keep)} languages of the bar chart (cheapest and dearest under "
                    f"{tf.short_name(tokenizer)}); the table has all {table['language'].nunique():,}.")
-    st.plotly_chart(tf.premium_heatmap(shown, order=order or "premium"), key="lt_heatmap",
-                    config={"toImageButtonOptions": {"format": "svg"}})
+    widgets.chart(tf.premium_heatmap(shown, order=order or "premium"), shown, key="lt_heatmap",
+                  name="language_tax_heatmap")
     st.caption("Red: more tokens than the base language for the same content, blue: fewer. "
                "⚠ marks cells with unknown tokens: a tokenizer that maps a script to [UNK] looks cheap "
                "because it threw the text away.")
@@ -59,7 +59,7 @@ def generations(choice: Choice) -> None:
     except ValueError as exc:
         st.info(f"No slope chart: {exc}.", icon=":material/info:")
         return
-    st.plotly_chart(figure, key="lt_generations", config={"toImageButtonOptions": {"format": "svg"}})
+    widgets.chart(figure, table, key="lt_generations", name="language_tax_generations")
     st.caption(
         "Each line is one language, from one generation of a vendor's tokenizer to the next (log scale). "
         "cl100k_base doubled GPT-2's vocabulary and o200k_base doubled it again, mostly with non-English "

@@ -20,7 +20,7 @@ import streamlit as st
 from core import language_tax as lt
 from core import parallel_corpus
 from core.fetch.sources import SourceUnavailable
-from ui import cache, state, uploads
+from ui import cache, state, uploads, widgets
 from ui.tax import figures as tf
 from ui.widgets import ASSETS_DIR, md_escape
 
@@ -177,15 +177,13 @@ def premium_chart(table: pd.DataFrame, tokenizer: str, focus: str) -> None:
     if n > tf.MAX_BARS:
         st.caption(f"The chart shows the {tf.MAX_BARS // 2} cheapest and {tf.MAX_BARS // 2} dearest of {n:,} "
                    "languages; the table below has all of them.")
-    st.plotly_chart(tf.premium_bars(table, tokenizer, focus=focus), key="lt_bars", on_select=_on_bar_click,
-                    selection_mode="points", config={"toImageButtonOptions": {"format": "svg"}})
+    rows = tf.chart_rows(table, tokenizer)[["name", "script_name", "premium", "bytes_ratio", "chars_ratio",
+                                            "tokens", "base_tokens", "unknown_share"]]
+    widgets.chart(tf.premium_bars(table, tokenizer, focus=focus), rows, key="lt_bars", name=f"language_tax_{tokenizer}",
+                  on_select=_on_bar_click, selection_mode="points")
     st.caption("Bars: tokens of each language over the base language's tokens for the same text. "
                "◆ the same ratio in UTF-8 bytes, ○ in characters: a bar far above its ◆ is the tokenizer, "
                "not the script. Hatched bars hold unknown tokens. Click a bar to see its tokens below.")
-    rows = tf.chart_rows(table, tokenizer)[["name", "script_name", "premium", "bytes_ratio", "chars_ratio",
-                                            "tokens", "base_tokens", "unknown_share"]]
-    st.download_button("Chart data (CSV)", rows.to_csv(index=False), file_name=f"language_tax_{tokenizer}.csv",
-                       mime="text/csv", key="lt_chart_download", on_click="ignore", icon=":material/download:")
 
 
 def focus_view(table: pd.DataFrame, choice: Choice, tokenizer: str, tokenizers: dict[str, Any]) -> None:
