@@ -51,6 +51,7 @@ views.unseen_section(grid, text)
 
 st.subheader("A closer look")
 focus = views.focus_picker(sizes)
+widgets.step_buttons(sizes, state.AL_FOCUS, noun="size")
 views.downloads(grid, focus)
 bpe_tab, wordpiece_tab, unigram_tab = st.tabs(["BPE and BPE-dropout", "WordPiece: greedy longest match",
                                                "Unigram: lattice, n best, sampling"])

@@ -235,3 +235,14 @@ def test_each_algorithm_is_offered_as_tokenizer_json() -> None:
     assert not at.exception
     buttons = {b.proto.label: b for b in at.get("download_button")}
     assert {"BPE tokenizer.json", "WordPiece tokenizer.json", "Unigram tokenizer.json"} <= set(buttons)
+
+
+def test_next_and_previous_step_through_the_sizes_of_the_closer_look() -> None:
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT_S).run()
+    sizes = list(at.session_state[state.AL_SIZES])
+    start = at.session_state[state.AL_FOCUS]
+    at.button(key=f"{state.AL_FOCUS}_next").click().run()
+    assert at.session_state[state.AL_FOCUS] == sizes[(sizes.index(start) + 1) % len(sizes)]
+    at.button(key=f"{state.AL_FOCUS}_prev").click().run()
+    assert at.session_state[state.AL_FOCUS] == start
+    assert not at.exception
