@@ -12,11 +12,7 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -25,6 +21,7 @@ from core import bpe, byte_ngram, corpora, parallel, superbpe
 from core.fetch.sources import SourceUnavailable
 from core.metrics import text_counts
 from ui import cache
+from ui.store import KeptStore
 
 SAMPLES, PUD_MIX = "samples", "pud_mix"
 SAMPLE_KEYS = ("sample_essay_en", "sample_mercado_es", "sample_python")  # not the multilingual one: it is measured
@@ -32,33 +29,7 @@ MAX_VOCAB = 20_000  # beyond this a superword run takes long on the larger corpo
 HELDOUT = 0.1  # the last tenth of a corpus is held out (core.corpora.split_heldout)
 
 
-class ModelStore:
-    """Values by frozen settings, the most recent ``max_items`` kept; made once even when two
-    sessions ask at once (one lock per settings)."""
-
-    def __init__(self, max_items: int = 6) -> None:
-        self._items: OrderedDict[Any, Any] = OrderedDict()
-        self._locks: dict[Any, threading.Lock] = {}
-        self._guard = threading.Lock()
-        self._max = max_items
-
-    def peek(self, key: Any) -> Any | None:
-        with self._guard:
-            return self._items.get(key)
-
-    def get(self, key: Any, make: Callable[[], Any]) -> Any:
-        with self._guard:
-            lock = self._locks.setdefault(key, threading.Lock())
-        with lock:
-            found = self.peek(key)
-            if found is None:
-                found = make()
-                with self._guard:
-                    self._items[key] = found
-                    while len(self._items) > self._max:
-                        old, _ = self._items.popitem(last=False)
-                        self._locks.pop(old, None)
-            return found
+ModelStore = KeptStore  # models by frozen settings (ui.store)
 
 
 @st.cache_resource(show_spinner=False)

@@ -15,8 +15,6 @@ The HTML and tables come from ``ui.bpe.render`` (pure); the spans from ``ui.span
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -31,6 +29,7 @@ from ui import figures, state, widgets
 from ui.bpe import render
 from ui.scrubber import Scrubber
 from ui.spans import render_spans
+from ui.store import KeptStore
 from ui.widgets import ASSETS_DIR
 
 BPE_CSS = ASSETS_DIR / "bpe.css"
@@ -113,33 +112,7 @@ def settings_from_form(
     )
 
 
-class TrainingStore:
-    """Trained results by settings, the most recent ``max_items`` kept; one lock per settings."""
-
-    def __init__(self, max_items: int = 8) -> None:
-        self._items: OrderedDict[TrainSettings, bpe.BPEResult] = OrderedDict()
-        self._locks: dict[TrainSettings, threading.Lock] = {}
-        self._guard = threading.Lock()
-        self._max = max_items
-
-    def peek(self, settings: TrainSettings) -> bpe.BPEResult | None:
-        with self._guard:
-            return self._items.get(settings)
-
-    def get(self, settings: TrainSettings, make: Callable[[], bpe.BPEResult]) -> bpe.BPEResult:
-        """The result for ``settings``, made by ``make()`` once even when two sessions ask at once."""
-        with self._guard:
-            lock = self._locks.setdefault(settings, threading.Lock())
-        with lock:
-            found = self.peek(settings)
-            if found is None:
-                found = make()
-                with self._guard:
-                    self._items[settings] = found
-                    while len(self._items) > self._max:
-                        old, _ = self._items.popitem(last=False)
-                        self._locks.pop(old, None)
-            return found
+TrainingStore = KeptStore  # trained results by settings (ui.store)
 
 
 @st.cache_resource(show_spinner=False)

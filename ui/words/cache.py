@@ -12,8 +12,6 @@ reused by every session looking at the same text.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,40 +25,12 @@ from core.patterns import NAMED_PATTERNS
 from core.units import UnitRow, unit_rows
 from ui import cache as shared_cache
 from ui import uploads
+from ui.store import KeptStore
 
 Progress = Callable[[float, str], None]
 
 
-class Store:
-    """Results by hashable key, the ``max_items`` most recent kept; one lock per key, so two sessions
-    asking for the same result at once compute it once."""
-
-    def __init__(self, max_items: int = 12) -> None:
-        self._items: OrderedDict[Hashable, Any] = OrderedDict()
-        self._locks: dict[Hashable, threading.Lock] = {}
-        self._guard = threading.Lock()
-        self._max = max_items
-
-    def peek(self, key: Hashable) -> Any | None:
-        with self._guard:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-            return found
-
-    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
-        with self._guard:
-            lock = self._locks.setdefault(key, threading.Lock())
-        with lock:
-            found = self.peek(key)
-            if found is None:
-                found = make()
-                with self._guard:
-                    self._items[key] = found
-                    while len(self._items) > self._max:
-                        old, _ = self._items.popitem(last=False)
-                        self._locks.pop(old, None)
-            return found
+Store = KeptStore  # results by key (ui.store)
 
 
 @st.cache_resource(show_spinner=False)
