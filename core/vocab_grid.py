@@ -77,12 +77,12 @@ class Models(Protocol):
     def cell(self, size: int) -> Cell: ...
 
 
-class BPEModels:
-    """Every BPE size up to the run's own: the first ``size - base`` merges of one training run."""
+class _OneRun:
+    """Every size up to one training run's own, each made on first use from that run and kept."""
 
-    algorithm = "bpe"
+    algorithm = ""
 
-    def __init__(self, result: bpe.BPEResult, largest: int) -> None:
+    def __init__(self, result: Any, largest: int) -> None:
         self.result, self.largest = result, largest
         self._cells: dict[int, Cell] = {}
 
@@ -94,6 +94,15 @@ class BPEModels:
         if found is None:
             found = self._cells[size] = self._make(size)
         return found
+
+    def _make(self, size: int) -> Cell:
+        raise NotImplementedError
+
+
+class BPEModels(_OneRun):
+    """Every BPE size up to the run's own: the first ``size - base`` merges of one training run."""
+
+    algorithm = "bpe"
 
     def _make(self, size: int) -> Cell:
         full = self.result.tokenizer
@@ -117,23 +126,10 @@ class BPEModels:
         return Cell(self.algorithm, size, tokenizer, f"{made_of} + {k:,} merges", note)
 
 
-class WordPieceModels:
+class WordPieceModels(_OneRun):
     """Every WordPiece size up to the run's own: a prefix of its vocabulary."""
 
     algorithm = "wordpiece"
-
-    def __init__(self, result: wordpiece.WordPieceResult, largest: int) -> None:
-        self.result, self.largest = result, largest
-        self._cells: dict[int, Cell] = {}
-
-    def covers(self, sizes: Iterable[int]) -> bool:
-        return self.result.stopped_early or all(size <= self.largest for size in sizes)
-
-    def cell(self, size: int) -> Cell:
-        found = self._cells.get(size)
-        if found is None:
-            found = self._cells[size] = self._make(size)
-        return found
 
     def _make(self, size: int) -> Cell:
         full, base = self.result.tokenizer, self.result.base_size
