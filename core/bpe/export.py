@@ -9,6 +9,7 @@ importing this module stays cheap. What this module does not do: train or encode
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -91,11 +92,12 @@ def to_hf_json(result: BPEResult | BPETokenizer) -> str:
     """The trained tokenizer as a Hugging Face ``tokenizer.json`` string (``Tokenizer.from_str`` loads it).
 
     Byte mode: a BPE model in GPT-2's byte-to-unicode alphabet behind ``Split(pattern)`` and
-    ``ByteLevel(use_regex=False)``. Char mode: a BPE model with ``unk_token`` and
+    ``ByteLevel(use_regex=False)``; the pattern is rewritten where the library's regex engine would
+    read it differently (``oniguruma_source``). Char mode: a BPE model with ``unk_token`` and
     ``end_of_word_suffix="</w>"`` behind ``WhitespaceSplit``, decoded by ``BPEDecoder``; only the
     glued layout (``w</w>``), which is the one that suffix means.
     """
-    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
 
     tokenizer = _tokenizer_of(result)
     if tokenizer.mode == "char" and tokenizer.end_of_word != "glued":
@@ -111,7 +113,7 @@ def to_hf_json(result: BPEResult | BPETokenizer) -> str:
     merges = [(symbols[left], symbols[right]) for left, right in tokenizer.merges]
     if tokenizer.mode == "byte":
         try:
-            split = pre_tokenizers.Split(Regex(tokenizer.pattern), behavior="isolated")
+            split = pre_tokenizers.Split(oniguruma_pattern(tokenizer.pattern), behavior="isolated")
         except Exception as exc:  # tokenizers raises a bare Exception for Oniguruma's errors
             raise ValueError(f"tokenizers cannot use this tokenizer's pattern: {exc}") from None
         hf = Tokenizer(models.BPE(vocab=vocab, merges=merges))
@@ -124,6 +126,106 @@ def to_hf_json(result: BPEResult | BPETokenizer) -> str:
         hf.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
         hf.decoder = decoders.BPEDecoder(suffix=END_OF_WORD)
     return hf.to_str(pretty=True)
+
+
+def oniguruma_source(pattern: str) -> str:
+    """``pattern`` as the ``tokenizers`` library's regex engine (Oniguruma) must read it to cut alike.
+
+    Subtle: in the ``regex`` package ``X{1,3}+`` is possessive; Oniguruma (Ruby syntax) reads it as
+    ``(X{1,3})+``, a repetition of a repetition, so cl100k's ``\\p{N}{1,3}+`` would take a whole
+    digit run as one chunk. Each bounded repetition followed by ``+`` becomes the atomic group
+    ``(?>X{1,3})``, which means the same in both engines. ``?+``, ``*+`` and ``++`` are possessive in
+    both and are left alone.
+
+    >>> oniguruma_source(r"\\p{N}{1,3}+|\\s")
+    '(?>\\\\p{N}{1,3})|\\\\s'
+    """
+    out: list[str] = []
+    atom = 0  # where the last atom starts in ``out``
+    i, n = 0, len(pattern)
+    while i < n:
+        ch = pattern[i]
+        if ch == "\\":
+            end = _escape_end(pattern, i)
+            atom = len(out)
+            out.append(pattern[i:end])
+            i = end
+        elif ch == "[":
+            end = _class_end(pattern, i)
+            atom = len(out)
+            out.append(pattern[i:end])
+            i = end
+        elif ch == "(":
+            out.append(ch)
+            i += 1
+        elif ch == ")":
+            atom = _group_start(out)
+            out.append(ch)
+            i += 1
+        elif ch == "{" and (match := _BOUNDED.match(pattern, i)):
+            end = match.end()
+            if end < n and pattern[end] == "+":
+                out[atom:] = ["(?>", *out[atom:], match.group(), ")"]
+                i = end + 1
+            else:
+                out.append(match.group())
+                i = end
+        else:
+            if ch not in "?*+|":
+                atom = len(out)
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def oniguruma_pattern(pattern: str):
+    """``tokenizers.Regex`` of ``oniguruma_source(pattern)``."""
+    from tokenizers import Regex
+
+    return Regex(oniguruma_source(pattern))
+
+
+_BOUNDED = re.compile(r"\{(?:\d+(?:,\d*)?|,\d+)\}")
+
+
+def _escape_end(pattern: str, i: int) -> int:
+    """End of the escape at ``i``: ``\\p{L}``, ``\\x{263A}``, ``\\N{...}`` or one escaped character."""
+    if i + 2 < len(pattern) and pattern[i + 1] in "pPxNu" and pattern[i + 2] == "{":
+        close = pattern.find("}", i + 3)
+        return len(pattern) if close < 0 else close + 1
+    if i + 1 < len(pattern) and pattern[i + 1] in "pP":
+        return min(i + 3, len(pattern))  # \pL
+    return min(i + 2, len(pattern))
+
+
+def _class_end(pattern: str, i: int) -> int:
+    """End of the character class opening at ``i``: its first unescaped "]" (a leading one is literal)."""
+    j = i + 1
+    if j < len(pattern) and pattern[j] == "^":
+        j += 1
+    if j < len(pattern) and pattern[j] == "]":
+        j += 1
+    while j < len(pattern):
+        if pattern[j] == "\\":
+            j = _escape_end(pattern, j)
+        elif pattern[j] == "]":
+            return j + 1
+        else:
+            j += 1
+    return len(pattern)
+
+
+def _group_start(out: list[str]) -> int:
+    """Index in ``out`` of the "(" that the ")" about to be appended closes."""
+    depth = 0
+    for k in range(len(out) - 1, -1, -1):
+        if out[k] == ")":
+            depth += 1
+        elif out[k].startswith("("):  # "(" or an atomic group "(?>" this function wrote
+            if depth == 0:
+                return k
+            depth -= 1
+    return 0
 
 
 def to_json(result: BPEResult) -> str:
