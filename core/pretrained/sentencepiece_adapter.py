@@ -82,11 +82,14 @@ class SentencePieceTokenizer(PretrainedTokenizer):
 
     def _encode_plain(self, text: str, offset: int) -> list[Token]:
         ids, spans = self._ids_and_spans(text)
-        kinds = self._kinds
-        # subtle: the byte pieces of one character all but the last come out zero-width; give
-        # each the span of the byte piece after it, so they share their character's offsets.
+        kinds, data = self._kinds, self._bytes
+        # subtle: when one character becomes several pieces (its byte pieces under byte fallback,
+        # or what NFKC expands it to under T5: "ﬃ" is f f i), sentencepiece gives all but the last
+        # piece zero width; give each the span of the piece after it, so they share the character's
+        # offsets. The dummy-prefix "▁" (a space not in the text) stays zero-width.
         for k in range(len(ids) - 2, -1, -1):
-            if kinds[ids[k]] == BYTE_FALLBACK and kinds[ids[k + 1]] == BYTE_FALLBACK and spans[k][0] == spans[k][1]:
+            start, end = spans[k]
+            if start == end and spans[k + 1][0] == start and data[ids[k]] != b" ":
                 spans[k] = spans[k + 1]
         tokens = [
             Token(i, self._bytes[i], s + offset, e + offset, kinds[i]) for i, (s, e) in zip(ids, spans, strict=True)

@@ -1,0 +1,109 @@
+"""Token offsets checked for their content, lossy tokenizers included, and the fixes that made them true.
+
+``tests/core/pretrained/test_roundtrip.py`` checks lossless tokenizers byte for byte. Here every
+tokenizer is held to the rule of ``core.types``: a token stands over the characters it came from,
+and tokens that come from one character (or one grapheme cluster the tokenizer normalizes as a whole)
+share its offsets. The oracle: the tokens of one group (tokens chained by shared characters, as
+``ui.spans`` draws them) spell, once the tokenizer's own normalizer has read the group's text, what
+that text becomes, whitespace and ``▁`` aside.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from unittest import mock
+
+import pytest
+from hypothesis import strategies as st
+
+from core.pretrained import PretrainedTokenizer, TokenizerUnavailable, load, registry
+from core.types import ADDED, SPECIAL, UNKNOWN, Token
+
+_LOADED: dict[str, PretrainedTokenizer | None] = {}
+
+TRICKY = [
+    "ﬃ", "Ⅻ", "Ǆ", "½", "a\u0301", "e\u0301\u0302x", "\u1100\u1161\u11a8", "각", "👍🏽", "👩‍💻", "🇺🇸", "ﬁ ﬂ",
+    "Ａ１", "…", "①②", "㎏", "ｶﾞ", "你好", "x\u3000y", "  ", "\t", "\n\n", "<s>", "</s>", "[SEP]", "2026",
+]
+texts = st.lists(
+    st.one_of(st.sampled_from(TRICKY), st.text(st.characters(exclude_categories=("Cs",)), max_size=4)), max_size=6
+).map("".join)
+
+
+def tokenizer(key: str) -> PretrainedTokenizer:
+    if key not in _LOADED:
+        try:
+            with mock.patch.dict(os.environ, {"PLAYGROUND_OFFLINE": "1"}):
+                _LOADED[key] = load(key)
+        except TokenizerUnavailable:
+            _LOADED[key] = None
+    if _LOADED[key] is None:
+        pytest.skip(f"{key} is not available")
+    return _LOADED[key]
+
+
+def normalizer(tok: PretrainedTokenizer):
+    """The tokenizer's own normalization of a piece of text (what its model actually reads)."""
+    if hasattr(tok, "_sp"):
+        return tok._sp.normalize
+    if hasattr(tok, "_tok"):
+        norm = tok._tok.normalizer
+        return norm.normalize_str if norm is not None else (lambda s: s)
+    if getattr(tok, "_nfc", False):
+        return lambda s: unicodedata.normalize("NFC", s)
+    return lambda s: s
+
+
+def groups(tokens: list[Token]) -> list[list[Token]]:
+    """Text tokens chained by shared characters (zero-width ones alone), in order."""
+    out: list[list[Token]] = []
+    end = -1
+    for token in tokens:
+        if token.kind == ADDED:
+            continue
+        if out and token.start < end and token.start < token.end:
+            out[-1].append(token)
+            end = max(end, token.end)
+        else:
+            out.append([token])
+            end = token.end
+    return out
+
+
+def squeeze(text: str) -> str:
+    return "".join(ch for ch in text if not ch.isspace() and ch != "\u2581")
+
+
+def check_content(tok: PretrainedTokenizer, text: str, tokens: list[Token]) -> None:
+    norm = normalizer(tok)
+    for group in groups(tokens):
+        start, end = group[0].start, max(t.end for t in group)
+        if any(t.kind in (UNKNOWN, SPECIAL) for t in group):
+            continue  # an unknown token's text is lost; a special token is its literal
+        data = b"".join(t.bytes for t in group)
+        if start == end:  # zero-width: only a tokenizer's own inserted space, never text
+            assert squeeze(data.decode("utf-8", "replace")) == "", (text, group)
+            continue
+        assert data, (text, group)  # text under a token with no bytes must be a zero-width mark
+        spelled = squeeze(data.decode("utf-8", "replace"))
+        if tok.key.startswith("bert") or tok.key == "mbert":
+            spelled = spelled.replace("##", "")
+        assert spelled == squeeze(norm(text[start:end])), (text, text[start:end], group)
+
+
+KEYS = list(registry())
+
+
+# -- the reproductions ---------------------------------------------------------------------------------
+
+
+def spans(tokens: list[Token]) -> list[tuple[bytes, int, int]]:
+    return [(t.bytes, t.start, t.end) for t in tokens if t.kind != ADDED]
+
+
+@pytest.mark.parametrize(("text", "pieces"), [("ﬃ", [b"f", b"f", b"i"]), ("Ⅻ", [b"X", b"I", b"I"])])
+def test_t5_characters_nfkc_expands_share_their_offsets(text: str, pieces: list[bytes]) -> None:
+    tokens = [t for t in tokenizer("t5").encode(text) if t.bytes]  # the dummy-prefix ▁ aside
+    assert spans(tokens) == [(piece, 0, 1) for piece in pieces]
+
