@@ -83,12 +83,12 @@ class HFTokenizer(PretrainedTokenizer):
                 # subtle: XLM-R's <mask> takes the space before it (lstrip): the offsets keep it
                 tokens.append(Token(i, self.piece(i).encode(), start, end, SPECIAL))
             else:
-                data = self._bytes(string, text, start, first=not seen_text)
+                data = self._bytes(string, text, start)
                 tokens.append(Token(i, data, start, end, TEXT))
             seen_text = seen_text or not was_added
         return tokens
 
-    def _bytes(self, string: str, text: str, start: int, *, first: bool) -> bytes:
+    def _bytes(self, string: str, text: str, start: int) -> bytes:
         if string in self._added_text:
             return string.encode()
         if self._style == "wordpiece":
@@ -96,9 +96,11 @@ class HFTokenizer(PretrainedTokenizer):
         if self._style == "bytelevel":
             return bytes(UNICODE_TO_BYTE[c] for c in string)
         spelled = string.replace("\u2581", " ")
-        # subtle: Metaspace prepends "▁" to a text that does not start with a space; that space
-        # is not in the text, so the first token does not carry it.
-        if first and spelled.startswith(" ") and not text[start : start + 1].isspace():
+        # subtle: Metaspace prepends "▁" to the text, and again to each piece of text after a
+        # special token ("<s>x" gives "▁x"); that space is not in the text. A "▁" that stands for a
+        # real space has the space in its offsets, so a token whose text does not start with
+        # whitespace does not carry it.
+        if spelled.startswith(" ") and not text[start : start + 1].isspace():
             spelled = spelled[1:]
         return spelled.encode()
 

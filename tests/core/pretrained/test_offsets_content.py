@@ -107,3 +107,14 @@ def test_t5_characters_nfkc_expands_share_their_offsets(text: str, pieces: list[
     tokens = [t for t in tokenizer("t5").encode(text) if t.bytes]  # the dummy-prefix ▁ aside
     assert spans(tokens) == [(piece, 0, 1) for piece in pieces]
 
+
+def test_xlmr_has_no_phantom_space_after_a_special_token() -> None:
+    tokens = tokenizer("xlmr").encode("<s>x</s>", allow_special=True)
+    x = next(t for t in tokens if t.start == 3)
+    assert (x.bytes, x.end) == (b"x", 4)
+
+
+def test_xlmr_keeps_a_real_space_before_a_word() -> None:
+    tokens = tokenizer("xlmr").encode("x <s> y", allow_special=True)
+    assert (b" y", 5, 7) in spans(tokens)
+
