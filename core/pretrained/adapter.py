@@ -9,7 +9,7 @@ no tokenizer library, so importing it is cheap.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from types import MappingProxyType
@@ -119,6 +119,68 @@ def byte_chunk_spans(text: str, lengths: Sequence[int]) -> tuple[list[int], list
     byte_ends = np.asarray(ends, dtype=np.int64)
     byte_starts = byte_ends - np.asarray(lengths, dtype=np.int64)
     return char_of_byte[byte_starts].tolist(), (char_of_byte[byte_ends - 1] + 1).tolist()
+
+
+def changed_clusters(text: str, normalize: Callable[[str], str]) -> list[tuple[int, int]]:
+    """Spans of the grapheme clusters of two or more code points that ``normalize`` changes, in order.
+
+    A normalizer that composes "a" + U+0301 into "á" (NFC, NFKC, XLM-R's) or drops the accent
+    (BERT) leaves the library unable to say which of the two code points a token came from; the
+    cluster is the smallest span that is true. Subtle: clusters never cross an ASCII character
+    (except "\\r\\n", which no normalizer here changes), so only non-ASCII runs, each with the
+    character before it, are looked at, and a run the normalizer leaves alone is skipped whole.
+
+    >>> changed_clusters("ca\\u0301fe", lambda s: __import__("unicodedata").normalize("NFC", s))
+    [(1, 3)]
+    """
+    if text.isascii():
+        return []
+    import regex
+
+    found: list[tuple[int, int]] = []
+    changes: dict[str, bool] = {}  # real text repeats its words and clusters: normalize each once
+
+    def changed(piece: str) -> bool:
+        known = changes.get(piece)
+        if known is None:
+            known = changes[piece] = normalize(piece) != piece
+        return known
+
+    for run in regex.finditer(r"[\x00-\x7f]?[^\x00-\x7f]+", text):
+        if not changed(run.group()):
+            continue
+        for cluster in regex.finditer(r"\X", text, pos=run.start(), endpos=run.end()):
+            if cluster.end() - cluster.start() > 1 and changed(cluster.group()):
+                found.append(cluster.span())
+    return found
+
+
+def snap_to_clusters(tokens: list[Token], clusters: Sequence[tuple[int, int]]) -> list[Token]:
+    """``tokens`` with each span widened to whole ``clusters`` (sorted, disjoint); zero-width ones kept.
+
+    >>> snap_to_clusters([Token(1, b"\\xc3\\xa1", 0, 1), Token(2, b"b", 2, 3)], [(0, 2)])
+    [Token(id=1, bytes=b'\\xc3\\xa1', start=0, end=2, kind='text'), Token(id=2, bytes=b'b', start=2, end=3, kind='text')]
+    """
+    if not clusters:
+        return tokens
+    from bisect import bisect_right
+
+    firsts = [start for start, _ in clusters]
+
+    def around(position: int) -> tuple[int, int] | None:
+        k = bisect_right(firsts, position) - 1
+        return clusters[k] if k >= 0 and position < clusters[k][1] else None
+
+    out = []
+    for token in tokens:
+        if token.start < token.end:
+            first, last = around(token.start), around(token.end - 1)
+            start = first[0] if first else token.start
+            end = last[1] if last else token.end
+            if (start, end) != (token.start, token.end):
+                token = token._replace(start=start, end=end)
+        out.append(token)
+    return out
 
 
 def split_on_specials(text: str, specials: Mapping[str, int]) -> list[tuple[str, int, bool]]:

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core.pretrained.adapter import UNICODE_TO_BYTE, PretrainedTokenizer
+from core.pretrained.adapter import UNICODE_TO_BYTE, PretrainedTokenizer, changed_clusters, snap_to_clusters
 from core.textio import without_surrogates
 from core.types import ADDED, BYTE_FALLBACK, SPECIAL, TEXT, UNKNOWN, Token
 
@@ -31,7 +31,10 @@ _BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")  # a BPE model's byte_fallback pi
 class HFTokenizer(PretrainedTokenizer):
     """A ``tokenizers.Tokenizer``.
 
-    Subtle: the library matches special-token strings in the text on its own; the
+    Subtle: the library reports offsets through its normalizer's alignments, which cannot say which
+    code point of a composed cluster ("a" + U+0301 read as "á", decomposed Hangul read as one
+    syllable) a token came from; such tokens get the whole cluster (``changed_clusters``), as the
+    Qwen path does for NFC. The library matches special-token strings in the text on its own; the
     ``encode_special_tokens`` switch turns that off, and it lives on the shared object, so it is
     set and used under a lock (Streamlit runs sessions in threads).
     """
@@ -86,6 +89,9 @@ class HFTokenizer(PretrainedTokenizer):
                 data = self._bytes(string, text, start)
                 tokens.append(Token(i, data, start, end, TEXT))
             seen_text = seen_text or not was_added
+        normalizer = self._tok.normalizer
+        if normalizer is not None and not text.isascii():
+            tokens = snap_to_clusters(tokens, changed_clusters(text, normalizer.normalize_str))
         return tokens
 
     def _bytes(self, string: str, text: str, start: int) -> bytes:

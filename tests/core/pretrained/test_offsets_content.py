@@ -108,6 +108,26 @@ def test_t5_characters_nfkc_expands_share_their_offsets(text: str, pieces: list[
     assert spans(tokens) == [(piece, 0, 1) for piece in pieces]
 
 
+@pytest.mark.parametrize("key", ["xlmr", "claude_legacy"])
+def test_a_combining_mark_belongs_to_the_token_of_its_letter(key: str) -> None:
+    tokens = [t for t in tokenizer(key).encode("a\u0301b") if t.kind != ADDED and t.bytes]
+    assert (tokens[0].start, tokens[0].end) == (0, 2)
+    covered = {i for t in tokens for i in range(t.start, t.end)}
+    assert covered == {0, 1, 2}
+
+
+def test_decomposed_hangul_is_covered_as_one_syllable() -> None:
+    """Claude (legacy) composes the jamo (NFKC) into one syllable, then splits its bytes: all of it."""
+    tokens = [t for t in tokenizer("claude_legacy").encode("\u1100\u1161\u11a8") if t.start < t.end]
+    assert len(tokens) == 2 and {(t.start, t.end) for t in tokens} == {(0, 3)}
+
+
+def test_xlmr_reads_decomposed_hangul_jamo_by_jamo() -> None:
+    """XLM-R's normalizer leaves the jamo apart: each token is over its own jamo, all three covered."""
+    tokens = [t for t in tokenizer("xlmr").encode("\u1100\u1161\u11a8") if t.start < t.end and t.kind != ADDED]
+    assert {(t.start, t.end) for t in tokens if t.bytes or t.kind == UNKNOWN} == {(0, 1), (1, 2), (2, 3)}
+
+
 def test_xlmr_has_no_phantom_space_after_a_special_token() -> None:
     tokens = tokenizer("xlmr").encode("<s>x</s>", allow_special=True)
     x = next(t for t in tokens if t.start == 3)
