@@ -51,7 +51,11 @@ with st.sidebar:
     )
     allow_special = st.toggle(
         "Read special tokens", key=state.PG_ALLOW_SPECIAL,
-        help="Off: text such as <|endoftext|> is plain text. On: it becomes the special token.",
+        help=(
+            "Off: text such as <|endoftext|> is plain text. On: it becomes the special token. "
+            "XLM-R reads <s>, </s>, <unk> and <mask> as its special tokens either way: its vocabulary "
+            "holds them as pieces."
+        ),
     )
     per_row = st.segmented_control(
         "Columns per row", options=[1, 2, 3, 4], key=state.PG_COLUMNS, required=True

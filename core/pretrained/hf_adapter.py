@@ -76,17 +76,23 @@ class HFTokenizer(PretrainedTokenizer):
             encoding.ids, encoding.tokens, encoding.offsets, encoding.special_tokens_mask, strict=True
         ):
             if was_added:
-                at = len(text) if seen_text else 0
+                # the post-processors here add one token before the text ([CLS], <s>) and the rest
+                # after it; with no text tokens at all (whitespace only), the rest still go last
+                at = len(text) if seen_text or tokens else 0
                 tokens.append(Token(i, string.encode(), at, at, ADDED))
             elif i in self._unknown:
                 tokens.append(Token(i, b"", start, end, UNKNOWN))
             elif self._byte_fallback and (byte := _BYTE_PIECE.fullmatch(string)):
                 tokens.append(Token(i, bytes([int(byte.group(1), 16)]), start, end, BYTE_FALLBACK))
-            elif allow_special and i in special_ids:
-                # subtle: XLM-R's <mask> takes the space before it (lstrip): the offsets keep it
+            elif i in special_ids:
+                # subtle: with the switch off, XLM-R's Unigram still spells "<s>" or "<mask>" from
+                # plain text, because its vocabulary holds them as pieces; what the model read is
+                # the special token, so it is drawn as one. <mask> takes the space before it (lstrip).
                 tokens.append(Token(i, self.piece(i).encode(), start, end, SPECIAL))
             else:
-                data = self._bytes(string, text, start)
+                data = self._bytes(string, text, start, end)
+                if not data and self._style == "metaspace":
+                    end = start  # the "▁" Metaspace put before the text: not in it, so zero-width
                 tokens.append(Token(i, data, start, end, TEXT))
             seen_text = seen_text or not was_added
         normalizer = self._tok.normalizer
@@ -94,7 +100,7 @@ class HFTokenizer(PretrainedTokenizer):
             tokens = snap_to_clusters(tokens, changed_clusters(text, normalizer.normalize_str))
         return tokens
 
-    def _bytes(self, string: str, text: str, start: int) -> bytes:
+    def _bytes(self, string: str, text: str, start: int, end: int) -> bytes:
         if string in self._added_text:
             return string.encode()
         if self._style == "wordpiece":
@@ -103,11 +109,15 @@ class HFTokenizer(PretrainedTokenizer):
             return bytes(UNICODE_TO_BYTE[c] for c in string)
         spelled = string.replace("\u2581", " ")
         # subtle: Metaspace prepends "▁" to the text, and again to each piece of text after a
-        # special token ("<s>x" gives "▁x"); that space is not in the text. A "▁" that stands for a
-        # real space has the space in its offsets, so a token whose text does not start with
-        # whitespace does not carry it.
+        # special token ("<s>x" gives "▁x"); that space is not in the text. A "▁" that stands for
+        # text has it in its offsets: a space, or a character the normalizer reads as one (XLM-R
+        # turns a zero-width joiner into a space). The "x" appended keeps a normalizer that strips
+        # trailing spaces from eating a lone one.
         if spelled.startswith(" ") and not text[start : start + 1].isspace():
-            spelled = spelled[1:]
+            normalizer = self._tok.normalizer
+            read = normalizer.normalize_str(text[start:end] + "x") if normalizer is not None else ""
+            if not read.startswith((" ", "\u2581")):
+                spelled = spelled[1:]
         return spelled.encode()
 
     def text_ids(self, text: str, *, allow_special: bool = False) -> list[int]:

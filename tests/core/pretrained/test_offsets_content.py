@@ -18,7 +18,7 @@ import pytest
 from hypothesis import strategies as st
 
 from core.pretrained import PretrainedTokenizer, TokenizerUnavailable, load, registry
-from core.types import ADDED, SPECIAL, UNKNOWN, Token
+from core.types import ADDED, SPECIAL, TEXT, UNKNOWN, Token
 
 _LOADED: dict[str, PretrainedTokenizer | None] = {}
 
@@ -137,4 +137,26 @@ def test_xlmr_has_no_phantom_space_after_a_special_token() -> None:
 def test_xlmr_keeps_a_real_space_before_a_word() -> None:
     tokens = tokenizer("xlmr").encode("x <s> y", allow_special=True)
     assert (b" y", 5, 7) in spans(tokens)
+
+
+def test_xlmr_inserted_space_is_zero_width() -> None:
+    """The ▁ that Metaspace puts before "你好" is not in the text: zero-width, not over "你"."""
+    tokens = tokenizer("xlmr").encode("你好")
+    assert [(t.bytes, t.start, t.end) for t in tokens if t.kind == TEXT] == [
+        (b"", 0, 0), ("你好".encode(), 0, 2)
+    ]
+
+
+def test_xlmr_reads_its_special_strings_even_with_the_switch_off() -> None:
+    """Decided: XLM-R's vocabulary holds "<s>" and "</s>" as pieces, so its model reads them; say so."""
+    tokens = tokenizer("xlmr").encode("x <s> y")
+    special = [t for t in tokens if t.start == 2]
+    assert [(t.id, t.kind, t.end) for t in special] == [(0, SPECIAL, 5)]
+
+
+@pytest.mark.parametrize("key", ["bert_uncased", "xlmr"])
+@pytest.mark.parametrize("text", ["", "  ", "\t\n"])
+def test_the_closing_added_token_sits_at_the_end_of_a_text_with_no_tokens(key: str, text: str) -> None:
+    added = [t for t in tokenizer(key).encode(text) if t.kind == ADDED]
+    assert [t.start for t in added] == [0, len(text)]
 

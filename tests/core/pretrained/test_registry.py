@@ -178,8 +178,8 @@ def test_allow_special_switch(key: str) -> None:
     special = SPECIAL_OF[key]
     text = f"a {special} b"
     plain = tok.encode(text)
-    assert all(t.kind != SPECIAL for t in plain)
-    if key != "xlmr":
+    if key != "xlmr":  # XLM-R's model spells its special strings from plain text (test_offsets_content)
+        assert all(t.kind != SPECIAL for t in plain)
         assert tok.special_tokens[special] not in {t.id for t in text_tokens(plain)}
     switched = tok.encode(text, allow_special=True)
     found = [t for t in switched if t.kind == SPECIAL]
