@@ -50,8 +50,9 @@ class Token(NamedTuple):
 class Tokenizer(Protocol):
     """What every tokenizer offers the UI, pretrained or trained here.
 
-    ``algorithm`` is one of ``ALGORITHMS``; ``lossless`` says whether ``decode(encode(x)) == x``
-    holds for every string (byte-level BPE, byte-fallback SentencePiece without normalization).
+    ``algorithm`` is one of ``ALGORITHMS``; ``lossless`` says whether decoding the ids of
+    ``encode(x)`` gives ``x`` back for every string (byte-level BPE). The round trip leaves out the
+    ``ADDED`` tokens (BOS, [CLS]) the tokenizer inserted on its own: they are not text.
     """
 
     name: str
@@ -66,5 +67,5 @@ class Tokenizer(Protocol):
         ...
 
     def decode(self, ids: Sequence[int]) -> str:
-        """The text of ``ids``, as the library decodes it."""
+        """The text of ``ids``, as the library decodes it (pass the ids of the non-``ADDED`` tokens)."""
         ...

@@ -101,10 +101,13 @@ class TiktokenTokenizer(PretrainedTokenizer):
         return self._public(self._ids(text, allow_special))
 
     def decode(self, ids: Sequence[int]) -> str:
-        ids = list(ids)
-        if self._bos and ids[:1] == [self._bos[0]]:
-            ids = ids[1:]  # the BOS encode added on its own
-        return self._enc.decode(self._internal(ids))
+        """The text of ``ids``, special ones as their literal text, as tiktoken decodes them.
+
+        Subtle: nothing is dropped, not even a leading BOS: a text that itself starts with
+        "<|begin_of_text|>" (read as the special token) must come back whole. Leave out the
+        ``ADDED`` tokens ``encode`` inserted, as the ``Tokenizer`` protocol says.
+        """
+        return self._enc.decode(self._internal(list(ids)))
 
     def piece(self, id: int) -> str:  # noqa: A002
         internal = self._internal([id])[0]

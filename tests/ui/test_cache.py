@@ -92,3 +92,14 @@ def test_registry_failures_become_unavailable(fake_registry: types.ModuleType) -
     assert isinstance(broken, Unavailable) and "corrupt model file" in broken.reason
     unknown = load_from_registry("nope")
     assert isinstance(unknown, Unavailable) and "not in the tokenizer registry" in unknown.reason
+
+
+@pytest.mark.parametrize(("key", "bos"), [("llama3", "<|begin_of_text|>"), ("mistral_nemo", "<s>")])
+def test_a_text_starting_with_the_bos_string_is_not_called_lossy(key: str, bos: str) -> None:
+    """analyze() under the special-token switch: the BOS typed in the text comes back on decode."""
+    from ui import cache
+
+    if isinstance(cache.tokenizer_store().get(key), Unavailable):
+        pytest.skip(f"{key} is not available here")
+    analysis = cache.analyze(key, f"{bos}Hello", True)
+    assert not analysis.lossy

@@ -160,3 +160,11 @@ def test_the_closing_added_token_sits_at_the_end_of_a_text_with_no_tokens(key: s
     added = [t for t in tokenizer(key).encode(text) if t.kind == ADDED]
     assert [t.start for t in added] == [0, len(text)]
 
+
+@pytest.mark.parametrize(("key", "bos"), [("llama3", "<|begin_of_text|>"), ("mistral_nemo", "<s>")])
+def test_a_text_that_starts_with_the_bos_string_round_trips(key: str, bos: str) -> None:
+    tok = tokenizer(key)
+    text = f"{bos}Hello"
+    tokens = tok.encode(text, allow_special=True)
+    assert [t.kind for t in tokens[:2]] == [ADDED, SPECIAL]
+    assert tok.decode([t.id for t in tokens if t.kind != ADDED]) == text

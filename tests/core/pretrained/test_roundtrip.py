@@ -72,7 +72,7 @@ def test_roundtrip_and_offsets(key: str, text: str) -> None:
     if key in LOSSLESS_WITHOUT_METASPACE:
         text = text.replace("\u2581", "")
     tokens = tok.encode(text)
-    assert tok.decode([t.id for t in tokens]) == text
+    assert tok.decode([t.id for t in tokens if t.kind != ADDED]) == text
     assert b"".join(t.bytes for t in tokens if t.kind != ADDED) == text.encode()
     oracle_check(text, tokens)
     assert tok.count(text) == sum(t.kind != ADDED for t in tokens)
