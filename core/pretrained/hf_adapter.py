@@ -113,7 +113,7 @@ class HFTokenizer(PretrainedTokenizer):
         # text has it in its offsets: a space, or a character the normalizer reads as one (XLM-R
         # turns a zero-width joiner into a space). The "x" appended keeps a normalizer that strips
         # trailing spaces from eating a lone one.
-        if spelled.startswith(" ") and not text[start : start + 1].isspace():
+        if spelled.startswith(" ") and text[start : start + 1] != " ":
             normalizer = self._tok.normalizer
             read = normalizer.normalize_str(text[start:end] + "x") if normalizer is not None else ""
             if not read.startswith((" ", "\u2581")):

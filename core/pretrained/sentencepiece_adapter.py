@@ -96,14 +96,20 @@ class SentencePieceTokenizer(PretrainedTokenizer):
         ]
         if tokens and self._dummy_prefix and tokens[0].kind == TEXT and tokens[0].bytes.startswith(b" "):
             first = tokens[0]
-            tokens[0] = Token(first.id, first.bytes[1:], first.start, first.end, first.kind)
+            # a lone "▁" is zero-width where it stands, even when sentencepiece spreads it over a
+            # character its normalizer dropped (T5 gives "▁" the span of a leading U+001F)
+            end = first.end if len(first.bytes) > 1 else first.start
+            tokens[0] = Token(first.id, first.bytes[1:], first.start, end, first.kind)
         return tokens
 
     def _ids_and_spans(self, text: str) -> tuple[list[int], list[tuple[int, int]]]:
         """Ids and code-point (begin, end) in ``text``, from whichever API this sentencepiece has."""
         if self._offset_mapping:
             mapping = self._sp.encode(text, return_type="offset_mapping")
-            return mapping["ids"], list(mapping["offsets"])
+            spans = list(mapping["offsets"])
+            if not text.isascii():
+                spans = self._spans_through_normalizer(text, mapping["pieces"]) or spans
+            return mapping["ids"], spans
         # sentencepiece 0.2.0/0.2.1: the same code-point offsets, on proto pieces (checked with 0.2.0)
         pieces = self._sp.encode(text, out_type="immutable_proto").pieces
         return [p.id for p in pieces], [(p.begin, p.end) for p in pieces]
@@ -113,6 +119,30 @@ class SentencePieceTokenizer(PretrainedTokenizer):
         for segment, _, is_special in self._segments(text, allow_special):
             ids += [self.special_tokens[segment]] if is_special else self._sp.encode(segment)
         return ids
+
+    def _spans_through_normalizer(self, text: str, pieces: Sequence[str]) -> list[tuple[int, int]] | None:
+        """Code-point spans of ``pieces`` (surface strings of the normalized text), or ``None``.
+
+        Subtle: sentencepiece ends a piece at the original position of the next normalized
+        character, so a piece that stops inside what one character expanded to (T5 reads "ﬃﬃ" as
+        f f iff i) ends at that character's start and leaves it out. Here a piece ends where the
+        original character of its last normalized character ends. ``None`` when the pieces do not
+        spell the normalized text (byte-fallback pieces are spelled <0xNN>): keep the library's spans.
+        """
+        normalized, origin = self._sp.Normalize(text, with_offsets=True)
+        if sum(map(len, pieces)) != len(normalized) or len(origin) != len(normalized) + 1:
+            return None
+        # after[j]: where the original character behind normalized character j ends
+        after = list(origin[1:])
+        for j in range(len(normalized) - 2, -1, -1):
+            if after[j] <= origin[j]:
+                after[j] = after[j + 1]
+        spans, position = [], 0
+        for piece in pieces:
+            end = position + len(piece)
+            spans.append((origin[position], after[end - 1]) if piece else (origin[position], origin[position]))
+            position = end
+        return spans
 
     def decode(self, ids: Sequence[int]) -> str:
         """Decoded by sentencepiece, which drops control tokens such as the BOS it did not write."""
