@@ -27,6 +27,7 @@ import html
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 
+from core.textio import without_surrogates
 from core.types import ADDED, BYTE_FALLBACK, SPECIAL, UNKNOWN, Token
 
 PALETTE_SIZE = 16
@@ -112,6 +113,7 @@ def render_spans(
     """
     if limit < 0:
         raise ValueError("limit must be 0 or more (the number of tokens to draw)")
+    text = without_surrogates(text)  # as the tokenizers read it: one U+FFFD each, offsets kept
     marks = _Marks(show_whitespace)
     out: list[str] = ['<div class="tp-spans">']
     cursor = 0

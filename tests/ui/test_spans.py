@@ -260,3 +260,12 @@ def test_legend_shows_every_style() -> None:
     for style in ("tp-alt", "tp-group", "tp-byte", "tp-unk", "tp-special", "tp-added", "tp-gap"):
         assert style in legend
     assert "&lt;|endoftext|&gt;" in legend and "<|endoftext|>" not in legend
+
+
+@pytest.mark.parametrize("text", ["\ud800", "a\udfff", "\ud83d\ude42"])
+def test_a_lone_surrogate_inside_a_group_is_drawn_not_raised(text: str) -> None:
+    """Tokenizers read a lone surrogate as U+FFFD (3 bytes); a group over it must not try to encode it."""
+    tokens = [Token(1, b"\xef", len(text) - 1, len(text)), Token(2, b"\xbf\xbd", len(text) - 1, len(text))]
+    out = render_spans(text, tokens)
+    assert out.count('class="tp-group') == 1 and "2 tokens" in out
+    out.encode()  # the HTML itself is valid UTF-8: the surrogate is replaced, not passed on
