@@ -33,6 +33,7 @@ of a real tokenizer's merges (``core.bpe.replay``), export and saving (``core.bp
 from __future__ import annotations
 
 import random
+import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -173,11 +174,17 @@ class BPETokenizer:
         self._end_id = self._symbols.get(END_OF_WORD, -1)
         self._chunk_cache: dict[str, tuple[int, ...]] = {}
         self._histories: OrderedDict[str, History] = OrderedDict()
+        self._histories_lock = threading.Lock()
 
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
         state["_chunk_cache"], state["_histories"] = {}, OrderedDict()  # caches are not data
+        del state["_histories_lock"]  # a lock does not pickle; each copy gets its own
         return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._histories_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"BPETokenizer(name={self.name!r}, vocab_size={self.vocab_size})"
@@ -303,20 +310,31 @@ class BPETokenizer:
     # -- internals --------------------------------------------------------------------------------
 
     def _history(self, text: str) -> History:
+        """The history of ``text``, from the cache of the 8 last texts or built now.
+
+        Subtle: one trained tokenizer is shared by every Streamlit session (threads), so the
+        cache's look-up, insertion and eviction happen under a lock; building a history happens
+        outside it (two sessions may build the same one; the second simply replaces the first).
+        """
         text = without_surrogates(text)
-        history = self._histories.get(text)
-        if history is None:
-            memo: dict[tuple[int, ...], Merges] = {}
-            rows = []
-            for start, ids, owners in self._chunk_units(text):
-                made = memo.get(tuple(ids))
-                if made is None:
-                    made = memo[tuple(ids)] = Merges(ids, self._merge_steps(ids)[1])
-                rows.append((start, owners, made))
-            history = self._histories[text] = History(rows)
-            if len(self._histories) > 8:
+        with self._histories_lock:
+            history = self._histories.get(text)
+            if history is not None:
+                self._histories.move_to_end(text)
+                return history
+        memo: dict[tuple[int, ...], Merges] = {}
+        rows = []
+        for start, ids, owners in self._chunk_units(text):
+            made = memo.get(tuple(ids))
+            if made is None:
+                made = memo[tuple(ids)] = Merges(ids, self._merge_steps(ids)[1])
+            rows.append((start, owners, made))
+        history = History(rows)
+        with self._histories_lock:
+            self._histories[text] = history
+            self._histories.move_to_end(text)
+            while len(self._histories) > 8:
                 self._histories.popitem(last=False)
-        self._histories.move_to_end(text)
         return history
 
     def _chunk_strings(self, text: str) -> list[str]:
