@@ -44,7 +44,7 @@ import numpy as np
 import regex
 
 from core.bpe.history import NEVER, History, Merges, build_tokens, byte_owners, merge_lowest_first
-from core.bpe.pair_counts import MAX_VOCAB, PairCounts, TieBreak
+from core.bpe.pair_counts import MAX_VOCAB, PairCounts, TieBreak, pair_counts
 from core.patterns import GPT2_PATTERN, NAMED_PATTERNS
 from core.pretokenize import chunks, compile_pattern, split
 from core.textio import without_surrogates
@@ -59,6 +59,7 @@ UNK = "<unk>"
 TIE_BREAKS: dict[str, str] = {
     "first_seen": "first pair seen in corpus order",
     "largest_pair": "largest pair of ids, max by (count, pair)",
+    "minbpe": "first top pair in the text as it is now, as minbpe does",
 }
 MODES: dict[str, str] = {"byte": "byte-level BPE", "char": "character BPE"}
 # Character BPE's two layouts of the end-of-word marker, in the words the page shows.
@@ -499,7 +500,10 @@ def train(
     Ties go by ``tie_break``: ``"first_seen"`` takes the pair seen first in corpus order (pairs of the
     starting corpus are numbered by first occurrence; a pair a merge creates is numbered after every
     pair seen before, in the corpus order of its first creation); ``"largest_pair"`` takes the
-    largest ``(left, right)`` as minbpe's ``max`` by ``(count, pair)`` does. Training stops early,
+    largest ``(left, right)``, as ``max`` over ``(count, pair)`` tuples would; ``"minbpe"`` takes the
+    top pair whose first occurrence comes first in the corpus as it stands after the merges so far,
+    which is what minbpe's ``max(stats, key=stats.get)`` does, so its merges come out exactly (subtle:
+    not ``"largest_pair"``, whatever the shape of that ``max`` suggests). Training stops early,
     and says why, when no pair occurs ``min_count`` times. ``progress(done, total)`` is called about
     a hundred times, not once per merge. Lone surrogates in ``corpus`` are read as U+FFFD.
     ``end_of_word`` picks character BPE's layout of ``</w>`` (see the module's docstring).
@@ -548,7 +552,7 @@ def train(
         else:
             words = ["".join([symbols[c] for c in w[:-1]] + [symbols[w[-1] + END_OF_WORD]]) for w in counted]
         pieces = [UNK.encode()] + [s.encode() for s in alphabet]
-    counts = PairCounts(words, list(counted.values()), tie_break=tie_break)
+    counts = pair_counts(words, list(counted.values()), tie_break=tie_break)
     trace = _run_merges(
         counts, merges_wanted, first_id=base, first_rank=len(start.merges), pieces=pieces, top_k=top_k,
         min_count=min_count, progress=progress,

@@ -48,8 +48,10 @@ END_OF_WORD_HELP = (
 TIE_HELP = (
     "When several pairs share the top count, one rule decides. 'first pair seen in corpus order' takes "
     "the pair that appears first in the corpus (new pairs count from where a merge first made them); "
-    "'largest pair of ids' takes the pair with the largest (left id, right id), as minbpe's max() does. "
-    "Either way the result is deterministic; the two rules grow different vocabularies."
+    "'largest pair of ids' takes the pair with the largest (left id, right id); 'as minbpe does' takes "
+    "the tied pair that occurs first in the text as the merges so far have left it, which is what "
+    "minbpe's max() over its pair counts picks, so its merges come out exactly. Each rule is "
+    "deterministic; they grow different vocabularies."
 )
 
 

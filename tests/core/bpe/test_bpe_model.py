@@ -68,7 +68,7 @@ def test_largest_pair_breaks_the_same_tie_the_other_way() -> None:
     result = bpe.train(WIKI, num_merges=10, min_count=2, tie_break="largest_pair")
     assert [(s.left, s.right, s.piece) for s in result.trace] == [
         (97, 97, b"aa"),
-        (256, 97, b"aaa"),  # (256, 97) > (97, 98): max by (count, pair), as minbpe's max() does
+        (256, 97, b"aaa"),  # (256, 97) > (97, 98): max by (count, pair)
         (257, 98, b"aaab"),
     ]
     assert result.trace[1].n_tied == 2
@@ -84,7 +84,7 @@ def test_a_crafted_tie_documents_both_rules() -> None:
     assert [(s.piece, s.n_tied) for s in first.trace] == [(b"ab", 3), (b"xy", 2), (b"abc", 1)]
     largest = bpe.train(corpus, num_merges=3, pattern=r"\w+", tie_break="largest_pair")
     assert [(s.piece, s.n_tied) for s in largest.trace] == [(b"xy", 3), (b"bc", 2), (b"abc", 1)]
-    assert set(bpe.TIE_BREAKS) == {"first_seen", "largest_pair"}
+    assert set(bpe.TIE_BREAKS) == {"first_seen", "largest_pair", "minbpe"}  # test_bpe_tie_rules: minbpe
 
 
 def test_counts_never_increase_and_the_leaderboard_is_ordered(small: bpe.BPEResult) -> None:
