@@ -40,6 +40,7 @@ class Replay:
     """The merges a ranked byte-level vocabulary applies to one text, in rank order.
 
     Step 0 is the text as bytes; step ``n_steps`` is the tokenizer's answer. Token ids are ranks.
+    Offsets are into ``text`` even when the merges ran on its NFC form (``_align`` maps them).
     """
 
     text: str
@@ -47,6 +48,7 @@ class Replay:
     events: tuple[ReplayEvent, ...]
     _history: History = field(repr=False, compare=False)
     _info: Mapping[int, tuple[bytes, int, str]] = field(repr=False, compare=False)
+    _align: tuple[list[int], list[int]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def n_steps(self) -> int:
@@ -54,14 +56,18 @@ class Replay:
 
     def segmentation(self, step: int) -> list[Token]:
         """Tokens after the first ``step`` events (clamped to ``0..n_steps``)."""
-        return self._history.tokens(max(0, min(step, self.n_steps)), self._info)
+        tokens = self._history.tokens(max(0, min(step, self.n_steps)), self._info)
+        if self._align is None:
+            return tokens
+        starts, ends = self._align
+        return [t._replace(start=starts[t.start], end=ends[t.end - 1]) for t in tokens]
 
     def changed_spans(self, step: int) -> list[tuple[int, int]]:
         """Code-point spans of the token that event ``step - 1`` made (none for step 0)."""
-        return self._history.changed(step - 1, self._info)
+        return [_mapped(span, self._align) for span in self._history.changed(step - 1, self._info)]
 
 
-def replay(text: str, *, mergeable_ranks: Mapping[bytes, int], pattern: str) -> Replay:
+def replay(text: str, *, mergeable_ranks: Mapping[bytes, int], pattern: str, nfc: bool = False) -> Replay:
     """Replay a tiktoken-style vocabulary on ``text``: bytes first, then merges lowest rank first.
 
     Subtle: as tiktoken does, each pre-token repeatedly merges the adjacent pair whose joined bytes
@@ -69,7 +75,9 @@ def replay(text: str, *, mergeable_ranks: Mapping[bytes, int], pattern: str) -> 
     each pre-token keeping its own order, so scrubbing shows the vocabulary's merges as they apply.
     A pre-token of n bytes costs O(n log n) time and O(n) memory (``core.bpe.history``). Lone
     surrogates become U+FFFD first, one for one (``core.textio.without_surrogates``), and
-    ``Replay.text`` is that text.
+    ``Replay.text`` is that text. With ``nfc`` the merges run on the NFC form of the text, as Qwen
+    encodes it, and every offset is mapped back to the text as given (grapheme clusters that NFC
+    changes are covered whole).
 
     >>> from core.patterns import GPT2_PATTERN
     >>> ranks = {bytes([i]): i for i in range(256)} | {b"hi": 256}
@@ -77,7 +85,12 @@ def replay(text: str, *, mergeable_ranks: Mapping[bytes, int], pattern: str) -> 
     >>> [(t.id, t.bytes) for t in r.segmentation(r.n_steps)]
     [(256, b'hi')]
     """
-    text = without_surrogates(text)
+    original = text = without_surrogates(text)
+    align = None
+    if nfc:
+        from core.pretrained.tiktoken_adapter import nfc_with_alignment  # a text utility; no library import
+
+        text, align = nfc_with_alignment(text)
     spans = split(text, pattern)
     memo: dict[str, Merges] = {}
     local = []
@@ -108,7 +121,20 @@ def replay(text: str, *, mergeable_ranks: Mapping[bytes, int], pattern: str) -> 
         ):
             events.append(ReplayEvent(step, rank, index, position, start + owners[first], start + owners[last - 1] + 1))
     events.sort(key=lambda event: event.step)
-    return Replay(text, tuple(spans), tuple(events), History(rows), info)
+    if align is not None:
+        spans = [_mapped(span, align) for span in spans]
+        events = [
+            ReplayEvent(e.step, e.rank, e.chunk, e.position, *_mapped((e.start, e.end), align)) for e in events
+        ]
+    return Replay(original, tuple(spans), tuple(events), History(rows), info, align)
+
+
+def _mapped(span: tuple[int, int], align: tuple[list[int], list[int]] | None) -> tuple[int, int]:
+    """A span of the normalized text as a span of the original one (``align``: per character)."""
+    if align is None:
+        return span
+    start, end = span
+    return align[0][start], align[1][end - 1]
 
 
 def _rank_merges(data: bytes, ranks: Mapping[bytes, int]) -> Merges:

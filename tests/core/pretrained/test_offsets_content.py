@@ -51,7 +51,7 @@ def normalizer(tok: PretrainedTokenizer):
     if hasattr(tok, "_tok"):
         norm = tok._tok.normalizer
         return norm.normalize_str if norm is not None else (lambda s: s)
-    if getattr(tok, "_nfc", False):
+    if getattr(tok, "nfc", False):
         return lambda s: unicodedata.normalize("NFC", s)
     return lambda s: s
 
