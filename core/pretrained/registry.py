@@ -226,6 +226,18 @@ def load(key: str, *, progress: Progress | None = None) -> PretrainedTokenizer:
         ) from None
 
 
+def replayable_keys() -> tuple[str, ...]:
+    """Keys of the tokenizers ``core.bpe.replay`` can replay: those loaded from a ranked merge list.
+
+    Subtle: "byte-level BPE" is not enough. Claude (legacy) is byte-level BPE too, but it comes as
+    a ``tokenizer.json`` run by the ``tokenizers`` library, with no rank table or pattern exposed.
+
+    >>> "claude_legacy" in replayable_keys(), "cl100k_base" in replayable_keys()
+    (False, True)
+    """
+    return tuple(key for key in registry() if getattr(_BUILDERS.get(key), "ranked", False))
+
+
 def _tiktoken(pattern: str, specials: dict[str, int], *, bos: str | None = None, nfc: bool = False):
     def build(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
         from core.pretrained.tiktoken_adapter import TiktokenTokenizer
@@ -235,6 +247,7 @@ def _tiktoken(pattern: str, specials: dict[str, int], *, bos: str | None = None,
             spec, source=files[0].describe(), ranks=ranks, pattern=pattern, special_tokens=specials, bos=bos, nfc=nfc
         )
 
+    build.ranked = True  # a TiktokenTokenizer: mergeable_ranks and pattern to replay
     return build
 
 
@@ -246,6 +259,9 @@ def _tekken(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
         spec, source=files[0].describe(), ranks=ranks, pattern=pattern,
         special_tokens=vf.tekken_specials(n_special), id_offset=n_special, bos="<s>",
     )
+
+
+_tekken.ranked = True
 
 
 def _sentencepiece(*, add_bos: bool = False, add_eos: bool = False, lossless: bool = False):

@@ -48,20 +48,24 @@ def replay_data(key: str, text: str) -> ReplayData:
     return ReplayData(replay, own)
 
 
-def byte_level_keys() -> tuple[list[str], list[str]]:
-    """Registry keys of the byte-level BPE tokenizers, and the names of the others (not replayable)."""
-    from core import pretrained  # the registry itself is light; the adapters load lazily
+def replayable_keys() -> tuple[list[str], list[str]]:
+    """Registry keys of the tokenizers that can be replayed, and the names of the others, with why not."""
+    from core.pretrained.registry import registry, replayable_keys  # light: the adapters load lazily
 
-    specs = pretrained.registry()
-    keys = [key for key, spec in specs.items() if spec.algorithm == BYTE_LEVEL]
-    others = [f"{spec.name} ({spec.algorithm})" for spec in specs.values() if spec.algorithm != BYTE_LEVEL]
+    specs = registry()
+    keys = list(replayable_keys())
+    others = [
+        f"{spec.name} ({spec.algorithm}" + (", no rank table exposed)" if spec.algorithm == BYTE_LEVEL else ")")
+        for key, spec in specs.items()
+        if key not in keys
+    ]
     return keys, others
 
 
 def replay_view(*, show_whitespace: bool) -> None:
     """Pick a tokenizer and a text, then scrub through the merges it applies to the text."""
     names = cache.registry_names()
-    keys, others = byte_level_keys()
+    keys, others = replayable_keys()
     store = cache.tokenizer_store()
 
     def label(key: str) -> str:
@@ -72,10 +76,14 @@ def replay_view(*, show_whitespace: bool) -> None:
     with pick_col:
         key = st.selectbox("Tokenizer", keys, format_func=label, key=state.BPE_REPLAY_TOKENIZER)
         with st.expander("Why only these?"):
-            st.caption("Only byte-level BPE keeps a ranked list of merges to replay. Not replayable: "
-                       + widgets.md_escape(", ".join(others)) + ".")
-    text = text_col.text_area("Text", key=state.BPE_REPLAY_TEXT, height=110, max_chars=REPLAY_MAX_CHARS,
-                              help=f"Up to {REPLAY_MAX_CHARS:,} characters. Ctrl+Enter applies it.")
+            st.caption("Only byte-level BPE loaded from a ranked list of merges can be replayed. Not "
+                       "replayable: " + widgets.md_escape(", ".join(others)) + ".")
+    text = text_col.text_area("Text", key=state.BPE_REPLAY_TEXT, height=110,
+                              help=f"Up to {REPLAY_MAX_CHARS:,} characters are replayed. Ctrl+Enter applies it.")
+    if len(text) > REPLAY_MAX_CHARS:
+        text_col.caption(f"Replaying the first {REPLAY_MAX_CHARS:,} of the text's {len(text):,} characters: "
+                         "a scrubber over more merges is no longer a demo.")
+        text = text[:REPLAY_MAX_CHARS]
     tokenizer = cache.get_tokenizer(key, names.get(key))
     if isinstance(tokenizer, cache.Unavailable):
         widgets.unavailable_card(tokenizer, retry_key=f"bpe_retry_{key}")
