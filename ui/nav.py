@@ -10,7 +10,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import state
+from ui import client, state
 from ui.widgets import ASSETS_DIR, inject_css
 
 PRESENTATION_CSS = ASSETS_DIR / "presentation.css"
@@ -52,6 +52,7 @@ def page_setup(title: str) -> None:
             on_change=_remember_presentation,
             help="Larger type and stronger contrast, for projectors and screen sharing.",
         )
+        client.pin_facts()
     if st.session_state[state.PRESENTATION]:
         st.html(PRESENTATION_CSS)
 

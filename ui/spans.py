@@ -16,6 +16,13 @@ What it draws and why:
 - Zero-width tokens (``ADDED``: BOS, ``[CLS]``) are badges at their position; ``SPECIAL`` tokens
   read from the text are badges over their text; byte-fallback and unknown tokens get their own style.
 - Text no token covers (the spaces BERT drops) is drawn plain and muted, so the whole text shows.
+- A pill never breaks inside: it does not wrap (``white-space: pre``) and a ``<wbr>`` after each
+  item lets the line break between pills instead. A token longer than ``LONG_CHARS`` is one box
+  that wraps inside itself (``tp-long``); a token holding a line break is drawn one box per line,
+  the real line break between them, each box marked as continued (``tp-more`` / ``tp-cont``).
+- Every pill carries its facts as ``data-*`` attributes (``data-id``, ``data-b`` hex bytes,
+  ``data-p`` piece, ``data-x`` extra line; the kind is its class): the page's pin panel
+  (``assets/pin.js``) shows them on a click or tap, where a hover tooltip cannot reach.
 
 Colors and shapes live in ``assets/spans.css`` (class names prefixed ``tp-``).
 """
@@ -32,6 +39,10 @@ from core.types import ADDED, BYTE_FALLBACK, SPECIAL, UNKNOWN, Token
 
 PALETTE_SIZE = 16
 DEFAULT_LIMIT = 5000
+# A token with more characters than this may be wider than a narrow column: it gets one box that
+# wraps inside itself instead of overflowing the line.
+LONG_CHARS = 12
+_BREAK = "<wbr>"  # after each pill: the line may break between pills, never inside one
 
 # Whitespace marks for the "show whitespace" toggle. The real newline is kept after ↵ so lines break.
 WHITESPACE_MARKS = {" ": "·", "\t": "→", "\n": "↵\n", "\r": "␍", "\u00a0": "⍽", "\u3000": "□"}
@@ -125,6 +136,7 @@ def render_spans(
         first = group.members[0][1]
         if first.start > cursor:
             out.append(_gap(text[cursor : first.start], marks))
+            out.append(_BREAK)
             previous_color = None
         if len(group.members) == 1:
             index, token = group.members[0]
@@ -141,6 +153,7 @@ def render_spans(
                        highlight=highlight, extra_title=extra_title)
             )
             previous_color = None
+        out.append(_BREAK)
         cursor = max(cursor, group.end)
         drawn += len(group.members)
     if drawn < len(tokens):
@@ -218,9 +231,15 @@ class _Marks:
     def __init__(self, show_whitespace: bool) -> None:
         self.show = show_whitespace
 
+    def newline_mark(self) -> str:
+        """The ↵ drawn at the end of a box whose line ends in the token (nothing when marks are off)."""
+        return '<span class="tp-ws">↵</span>' if self.show else ""
+
     def __call__(self, text: str) -> str:
         if not self.show or not any(ch in WHITESPACE_MARKS for ch in text):
-            return html.escape(text, quote=True)
+            # subtle: an HTML parser reads a raw carriage return as a line break; it is invisible
+            # anyway, and the "\n" of a "\r\n" is the break
+            return html.escape(text.replace("\r", ""), quote=True)
         parts: list[str] = []
         for ch in text:
             mark = WHITESPACE_MARKS.get(ch)
@@ -233,18 +252,23 @@ class _Marks:
         return "".join(parts)
 
 
-def _title(token: Token, piece: Callable[[int], str] | None, extra: Callable[[Token], str] | None) -> str:
-    """Tooltip lines for one token: id, hex bytes and length, printable piece, kind, extra."""
-    lines = [f"id {token.id}", f"bytes {hex_bytes(token.bytes) or '(none)'} · {len(token.bytes)} B"]
-    shown = piece(token.id) if piece is not None else printable(token.bytes)
-    lines.append(f"piece {shown.translate(_TITLE_MARKS)!s}" if shown else "piece (empty)")
+def _facts(token: Token, piece: Callable[[int], str] | None, extra: Callable[[Token], str] | None) -> str:
+    """One token's facts as attributes: a hover ``title`` (id, hex bytes and length, printable piece,
+    kind, extra) and the same as ``data-*`` for the pin panel; every value escaped."""
+    hexed = hex_bytes(token.bytes)
+    lines = [f"id {token.id}", f"bytes {hexed or '(none)'} · {len(token.bytes)} B"]
+    shown = (piece(token.id) if piece is not None else printable(token.bytes)).translate(_TITLE_MARKS)
+    lines.append(f"piece {shown!s}" if shown else "piece (empty)")
     if token.kind in _KIND_NOTE:
         lines.append(_KIND_NOTE[token.kind])
-    if extra is not None:
-        extra_line = extra(token)
-        if extra_line:
-            lines.append(extra_line)
-    return html.escape("\n".join(lines), quote=True)
+    extra_line = extra(token) if extra is not None else ""
+    if extra_line:
+        lines.append(extra_line)
+    title = html.escape("\n".join(lines), quote=True)
+    out = f' title="{title}" data-id="{token.id}" data-b="{hexed}" data-p="{html.escape(shown, quote=True)}"'
+    if extra_line:
+        out += f' data-x="{html.escape(extra_line, quote=True)}"'
+    return out
 
 
 def _pill(
@@ -258,7 +282,12 @@ def _pill(
     highlighted: bool,
     extra_title: Callable[[Token], str] | None,
 ) -> str:
-    """One token: a pill over its characters, or a badge for special and zero-width tokens."""
+    """One token: a pill over its characters, or a badge for special and zero-width tokens.
+
+    Subtle: a pill never wraps, so a token holding a line break is one box per line with the real
+    line break between the boxes (in raw mode the break goes before the piece when the piece's
+    word comes after it: SentencePiece's "▁return" over "\\n    return" starts the new line).
+    """
     classes = ["tp-t", f"tp-c{token_color(token.id)}"]
     if token.kind in _KIND_CLASS:
         classes.append(_KIND_CLASS[token.kind])
@@ -267,13 +296,17 @@ def _pill(
     if highlighted:
         classes.append("tp-hl")
     covered = text[token.start : token.end]
-    after = ""
+    facts = _facts(token, piece, extra_title)
+    before = after = ""
     if token.kind in (SPECIAL, ADDED):
         label = html.escape(piece(token.id) if piece is not None else _literal(token), quote=True)
     elif raw and piece is not None:
-        # Raw pieces have no newline of their own ("Ċ"); keep the text's line break after the pill.
-        label = html.escape(piece(token.id), quote=True)
-        after = "\n" * covered.count("\n")
+        shown = piece(token.id)
+        label = html.escape(shown, quote=True)
+        lead = len(covered) - len(covered.lstrip())
+        breaks = covered.count("\n")
+        ahead = covered[:lead].count("\n") if lead < len(covered) else (breaks if shown.startswith("\u2581") else 0)
+        before, after = "\n" * ahead, "\n" * (breaks - ahead)
         classes.append("tp-raw")
     elif token.start >= token.end:
         # A zero-width text token (SentencePiece's inserted "▁"): show what it stands for; one that
@@ -281,10 +314,28 @@ def _pill(
         shown = printable(token.bytes) or (piece(token.id) if piece is not None else "")
         label = html.escape(shown, quote=True) or "∅"
         classes.append("tp-zw")
+    elif "\n" in covered:
+        return _lines(covered, classes, facts, marks)
     else:
         label = marks(covered)
-    title = _title(token, piece, extra_title)
-    return f'<span class="{" ".join(classes)}" title="{title}" tabindex="-1">{label}</span>{after}'
+        if len(covered) > LONG_CHARS:
+            classes.append("tp-long")
+    return f'{before}<span class="{" ".join(classes)}"{facts} tabindex="-1">{label}</span>{after}'
+
+
+def _lines(covered: str, classes: list[str], facts: str, marks: _Marks) -> str:
+    """A token holding line breaks: one box per line, the line breaks between them (outside)."""
+    lines = covered.split("\n")
+    ends_with_break = len(lines) > 1 and not lines[-1]
+    if ends_with_break:
+        lines.pop()  # no empty box at the start of the next line
+    boxes = []
+    for i, line in enumerate(lines):
+        last = i == len(lines) - 1
+        shape = (" tp-cont" if i else "") + ("" if last else " tp-more")
+        label = marks(line) + (marks.newline_mark() if not last or ends_with_break else "")
+        boxes.append(f'<span class="{" ".join(classes)}{shape}"{facts} tabindex="-1">{label}</span>')
+    return "\n".join(boxes) + ("\n" if ends_with_break else "")
 
 
 def _group(
@@ -309,18 +360,31 @@ def _group(
     for _, token in group.members:
         shown = piece(token.id) if raw and piece is not None else hex_bytes(token.bytes)
         chips.append(
-            f'<span class="tp-gb tp-c{token_color(token.id)}" title="{_title(token, piece, extra_title)}">'
+            f'<span class="tp-gb tp-c{token_color(token.id)}"{_facts(token, piece, extra_title)}>'
             f"{html.escape(shown, quote=True)}</span>"
         )
     count = len(group.members)
-    title = html.escape(f"{count} tokens share {printable(covered.encode())!s}", quote=True)
+    name = _CLUSTER_NAMES.get(covered)
+    label = f"{count} tokens" + (f" · {name}" if name else "")
+    title = html.escape(f"{count} tokens share {printable(covered.encode())!s}" + (f" ({name})" if name else ""),
+                        quote=True)
     return (
-        f'<span class="{" ".join(classes)}" title="{title}" tabindex="-1">'
+        f'<span class="{" ".join(classes)}" title="{title}" data-n="{count}" tabindex="-1">'
         f'<span class="tp-gtext">{marks(covered)}</span>'
-        f'<span class="tp-gcount">{count} tokens</span>'
+        f'<span class="tp-gcount">{html.escape(label)}</span>'
         f'<span class="tp-gchips">{"".join(chips)}</span>'
         "</span>"
     )
+
+
+# Invisible characters that a tokenizer may split into a group of their own: name them, or the
+# group shows "2 tokens E2 80 8D" over nothing.
+_CLUSTER_NAMES = {
+    "\u200d": "zero-width joiner", "\u200c": "zero-width non-joiner", "\u200b": "zero-width space",
+    "\u2060": "word joiner", "\ufeff": "byte order mark", "\u00ad": "soft hyphen",
+    "\u200e": "left-to-right mark", "\u200f": "right-to-left mark", "\u034f": "combining grapheme joiner",
+    "\ufe0f": "emoji presentation selector", "\ufe0e": "text presentation selector",
+}
 
 
 def _gap(covered: str, marks: _Marks) -> str:

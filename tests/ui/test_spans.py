@@ -269,3 +269,55 @@ def test_a_lone_surrogate_inside_a_group_is_drawn_not_raised(text: str) -> None:
     out = render_spans(text, tokens)
     assert out.count('class="tp-group') == 1 and "2 tokens" in out
     out.encode()  # the HTML itself is valid UTF-8: the surrogate is replaced, not passed on
+
+
+def test_pills_do_not_wrap_and_the_line_breaks_between_them() -> None:
+    markup = render_spans("Hello world", [Token(1, b"Hello", 0, 5), Token(2, b" world", 5, 11)])
+    assert markup.count("<wbr>") == 2  # after each pill: the only places a line may break
+    css = CSS.read_text()
+    assert re.search(r"\.tp-t \{ white-space: pre; \}", css)
+    assert "box-decoration-break" not in css  # no pill is ever drawn as two boxes by wrapping
+
+
+def test_a_long_token_is_one_box_that_wraps_inside_itself() -> None:
+    word = "x" * 40
+    markup = render_spans(word, [Token(1, word.encode(), 0, 40)])
+    assert "tp-long" in pills(markup)[0]
+    assert "tp-long" not in pills(render_spans("short", [Token(2, b"short", 0, 5)]))[0]
+    assert re.search(r"\.tp-long \{[^}]*display: inline-block", CSS.read_text())
+
+
+def test_a_token_holding_a_line_break_is_one_box_per_line_with_the_break_between() -> None:
+    text = "a.\n\nb"
+    tokens = [Token(1, b"a", 0, 1), Token(2, b".\n\n", 1, 4), Token(3, b"b", 4, 5)]
+    markup = render_spans(text, tokens, show_whitespace=True)
+    boxes = [c for c in pills(markup) if "tp-c" in c and ("tp-more" in c or "tp-cont" in c)]
+    assert len(boxes) == 2 and "tp-more" in boxes[0] and "tp-cont" in boxes[1]
+    for box in re.findall(r"<span class=\"tp-t [^\"]*\"[^>]*>(.*?)</span>(?=\n|<wbr>)", markup):
+        assert "\n" not in box  # no line break inside any box
+    assert visible_text(markup).replace("↵", "").replace("·", " ") == text
+    assert visible_text(render_spans(text, tokens)) == text
+
+
+def test_raw_sentencepiece_pieces_start_the_line_of_their_word() -> None:
+    text = "x:\n    return"
+    tokens = [Token(1, b"x", 0, 1), Token(2, b":", 1, 2), Token(3, b" return", 2, 13)]
+    pieces = {1: "▁x", 2: ":", 3: "▁return"}
+    raw = render_spans(text, tokens, raw_pieces=True, piece=pieces.__getitem__)
+    assert re.search(r"\n<span class=\"tp-t [^\"]*\"[^>]*>▁return</span>", raw)  # the break comes first
+    gpt2 = render_spans(" hi\n", [Token(1, b" hi", 0, 3), Token(2, b"\n", 3, 4)], raw_pieces=True,
+                        piece={1: "Ġhi", 2: "Ċ"}.__getitem__)
+    assert ">Ċ</span>\n" in gpt2  # a piece that is only the break ends its line
+
+
+def test_every_pill_carries_its_facts_as_data_attributes() -> None:
+    markup = render_spans("a<b", [Token(7, b"a<b", 0, 3)], piece=lambda _: "a<b", extra_title=lambda _: "merge 3")
+    assert 'data-id="7"' in markup and 'data-b="61 3C 62"' in markup
+    assert 'data-p="a&lt;b"' in markup and 'data-x="merge 3"' in markup
+    group = render_spans("🙂", [Token(9468, b"\xf0\x9f", 0, 1), Token(247, b"\x99\x82", 0, 1)])
+    assert 'data-id="9468"' in group and 'data-b="99 82"' in group
+
+
+def test_an_invisible_character_split_into_tokens_is_named() -> None:
+    markup = render_spans("\u200d", [Token(1, b"\xe2\x80", 0, 1), Token(2, b"\x8d", 0, 1)])
+    assert "2 tokens · zero-width joiner" in markup

@@ -1,0 +1,45 @@
+"""Small pieces of JavaScript the pages run in the browser, as Streamlit components (v2, not iframed).
+
+- ``pin_facts()``: mounted on every page by ``ui.nav.page_setup``. A click or tap on a token pins
+  its facts in a readable panel, and a span box scrolls itself only once clicked
+  (``assets/pin.js``; the facts come from the pills' ``data-*`` attributes, see ``ui.spans``).
+- ``step_keys(...)``: the scrubber's queue of key presses and clicks (``assets/scrubber.js``), used by
+  ``ui.scrubber``.
+
+The scripts are ours and static (no user text goes into them), read once from ``assets/``. Their
+elements are empty and hidden (``assets/spans.css``), so they take no room in the layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from ui.widgets import ASSETS_DIR
+
+PIN_JS = (ASSETS_DIR / "pin.js").read_text(encoding="utf-8")
+STEP_JS = (ASSETS_DIR / "scrubber.js").read_text(encoding="utf-8")
+
+PIN_KEY = "tp_pin_facts"
+STEP_KEYS_PREFIX = "tp_steps_"  # + the scrubber's prefix; assets/spans.css hides these elements
+
+_pin = st.components.v2.component("tp_pin_facts", js=PIN_JS, isolate_styles=False)
+_steps = st.components.v2.component("tp_step_keys", js=STEP_JS, isolate_styles=False)
+
+
+def pin_facts() -> None:
+    """Install the pin panel and the span boxes' wheel handling (once per browser tab; idempotent)."""
+    with st.sidebar:
+        _pin(key=PIN_KEY)
+
+
+def step_keys(*, key: str, data: dict[str, Any], on_change: Callable[[], None]) -> Any:
+    """Mount the scrubber's key and click queue; ``on_change`` runs when the browser sends presses.
+
+    ``data`` tells the browser the scrubber's state (see ``assets/scrubber.js``); the presses come
+    back as the component's ``ops`` state: ``[[seq, op], ...]``, every press since the last one the
+    server acknowledged.
+    """
+    return _steps(key=key, data=data, default={"ops": []}, on_ops_change=on_change)
