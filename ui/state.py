@@ -117,6 +117,7 @@ BPE_STEP = "bpe_step"  # the scrubber: merges applied
 BPE_STEP_FOR = "bpe_step_for"  # the settings BPE_STEP was last reset for
 BPE_PLAYING = "bpe_playing"
 BPE_TICK = "bpe_tick"  # time.monotonic() of the last step "play" made
+BPE_SPEED = "bpe_speed"  # play speed, steps per second (ui.scrubber.SPEEDS)
 BPE_SHOW_WHITESPACE = "bpe_show_whitespace"
 BPE_FILTER = "bpe_filter"  # search box over the merges table
 BPE_TABLE = "bpe_table"  # the merges table's row selection (widget only)
@@ -126,6 +127,7 @@ BPE_REPLAY_STEP = "bpe_replay_step"
 BPE_REPLAY_FOR = "bpe_replay_for"  # (tokenizer key, text) BPE_REPLAY_STEP was last reset for
 BPE_REPLAY_PLAYING = "bpe_replay_playing"
 BPE_REPLAY_TICK = "bpe_replay_tick"
+BPE_REPLAY_SPEED = "bpe_replay_speed"
 
 BPE_DEFAULT_TEXT = "The language model never sees letters: it sees tokens."
 BPE_DEFAULT_REPLAY_TEXT = "The model doesn't see letters, it sees tokens: 12345 of them! 🤖"
@@ -152,6 +154,7 @@ def bpe_defaults() -> dict[str, Any]:
         BPE_STEP_FOR: None,
         BPE_PLAYING: False,
         BPE_TICK: 0.0,
+        BPE_SPEED: 1,
         BPE_SHOW_WHITESPACE: True,
         BPE_FILTER: "",
         BPE_REPLAY_TOKENIZER: "cl100k_base",
@@ -160,6 +163,7 @@ def bpe_defaults() -> dict[str, Any]:
         BPE_REPLAY_FOR: None,
         BPE_REPLAY_PLAYING: False,
         BPE_REPLAY_TICK: 0.0,
+        BPE_REPLAY_SPEED: 5,
     }
 
 

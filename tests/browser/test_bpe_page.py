@@ -36,6 +36,8 @@ def bpe_page(browser: object, app_url: str) -> Iterator[object]:
 
 
 def step_of(page: object) -> tuple[int, int]:
+    # between two views the old step may still be on the page for a moment: wait for one
+    page.wait_for_function("document.querySelectorAll('.bpe-merge').length === 1")
     k, n = STEP.search(page.locator(".bpe-merge").inner_text()).groups()
     return int(k.replace(",", "")), int(n.replace(",", ""))
 
@@ -106,10 +108,10 @@ def test_play_advances_and_pause_stops(bpe_page: object) -> None:
     slider.focus()
     page.keyboard.press("Home")
     wait_for_step(page, 0)
-    page.get_by_role("button", name="Play").click()
+    page.get_by_role("button", name="Play", exact=True).click()
     wait_for_step(page, 2)  # one merge a second
-    page.get_by_role("button", name="Pause").click()
-    page.get_by_role("button", name="Play").wait_for()
+    page.get_by_role("button", name="Pause", exact=True).click()
+    page.get_by_role("button", name="Play", exact=True).wait_for()
     stopped, _ = step_of(page)
     time.sleep(2.5)
     assert step_of(page)[0] == stopped
@@ -148,3 +150,73 @@ def test_character_bpe_shows_each_word_end_as_a_visible_badge(bpe_page: object) 
     assert set(badges.all_inner_texts()) == {"</w>"}
     box = badges.first.bounding_box()
     assert box is not None and box["width"] > 10 and box["height"] > 5
+
+
+def settled_step(page: object, wanted: int, seconds: float = 30) -> int:
+    """The step once the page has caught up with every press (or the last one seen after ``seconds``)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        k, _ = step_of(page)
+        if k == wanted:
+            time.sleep(0.6)  # and stays there: no press arrives late
+            return step_of(page)[0]
+        time.sleep(0.1)
+    return step_of(page)[0]
+
+
+def test_ten_quick_key_presses_move_ten_steps(bpe_page: object) -> None:
+    page = bpe_page
+    k, n = step_of(page)
+    page.locator("h1").click()
+    for _ in range(10):
+        page.keyboard.press("ArrowLeft")
+        time.sleep(0.1)
+    assert settled_step(page, k - 10) == k - 10
+    page.keyboard.press("End")  # no slider focused: Home and End still work
+    assert settled_step(page, n) == n
+    page.keyboard.press("Home")
+    assert settled_step(page, 0) == 0
+
+
+def test_ten_quick_clicks_on_next_move_ten_steps(bpe_page: object) -> None:
+    page = bpe_page
+    page.locator("h1").click()
+    page.keyboard.press("Home")
+    assert settled_step(page, 0) == 0
+    for _ in range(10):
+        page.get_by_role("button", name=NEXT).click()
+        time.sleep(0.1)
+    assert settled_step(page, 10) == 10
+
+
+# Every animation frame: the step of the merge line, of the spans' head and of the race's head.
+FRAMES_JS = """() => {
+  window.__frames = [];
+  const number = (text, pattern) => { const m = text.match(pattern); return m ? m[1] : null; };
+  const read = () => {
+    const line = document.querySelector('.bpe-merge');
+    const heads = [...document.querySelectorAll('.bpe-col > p')].map(p => p.textContent).join(' | ');
+    window.__frames.push([
+      line ? number(line.textContent, /step ([\\d,]+) of/) : null,
+      number(heads, /after ([\\d,]+) merges:/),
+      number(heads, /race for merge ([\\d,]+)/),
+    ]);
+    if (window.__frames.length < 5000) requestAnimationFrame(read);
+  };
+  requestAnimationFrame(read);
+}"""
+
+
+def test_a_step_is_drawn_whole(bpe_page: object) -> None:
+    page = bpe_page
+    k, _ = step_of(page)
+    page.evaluate(FRAMES_JS)
+    page.locator("h1").click()
+    for _ in range(6):
+        page.keyboard.press("ArrowLeft")
+        time.sleep(0.4)
+    assert settled_step(page, k - 6) == k - 6
+    frames = [f for f in page.evaluate("window.__frames") if f[0] is not None]
+    assert len({f[0] for f in frames}) >= 6  # the sampling saw the steps go by
+    torn = [f for f in frames if len(set(f)) > 1]
+    assert not torn, f"{len(torn)} of {len(frames)} frames showed two steps at once, e.g. {torn[:3]}"

@@ -69,6 +69,34 @@ def merge_line_html(
     return f'<div class="bpe-merge">{head}{body}</div>'
 
 
+def step_view_html(
+    merge_line: str, *, spans_head: str, spans: str, race_head: str = "", race: str = "", note: str = ""
+) -> str:
+    """One step of the scrubber as one piece of HTML: the merge line over two columns (the text's
+    spans, the race of the top pairs), so the browser draws a step whole, never half old.
+
+    ``merge_line``, ``spans`` and ``race`` are HTML built and escaped by their own builders; the
+    heads and the note are plain text, escaped here (``**x**`` marks the bold start of a head).
+
+    >>> step_view_html("<div>m</div>", spans_head="**3 tokens** of <b>", spans="<div>s</div>").count('"bpe-col ')
+    1
+    """
+    note_html = f'<p class="bpe-note">{html.escape(note)}</p>' if note else ""
+    spans_part = f'<div class="bpe-col bpe-col-spans"><p>{_head(spans_head)}</p>{spans}'
+    if not race_head:  # one column: the note goes under the spans
+        return f'<div class="bpe-step">{merge_line}<div class="bpe-cols bpe-one">{spans_part}{note_html}</div></div></div>'
+    race_part = f'<div class="bpe-col bpe-col-race"><p>{_head(race_head)}</p>{race}{note_html}</div>'
+    return f'<div class="bpe-step">{merge_line}<div class="bpe-cols">{spans_part}</div>{race_part}</div></div>'
+
+
+def _head(text: str) -> str:
+    """A head: the part between a leading ``**`` pair in bold, all of it escaped."""
+    if text.startswith("**") and "**" in text[2:]:
+        bold, rest = text[2:].split("**", 1)
+        return f"<strong>{html.escape(bold)}</strong>{html.escape(rest)}"
+    return html.escape(text)
+
+
 def step_parts(step: MergeStep, piece: Piece) -> tuple[Part, Part, Part]:
     """A trained merge as the three chips of the merge line."""
     return (step.left, piece(step.left)), (step.right, piece(step.right)), (step.new_id, step.piece)

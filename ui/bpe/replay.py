@@ -130,14 +130,14 @@ def replay_step_view(
             parts = ((left.id, left.bytes), (right.id, right.bytes), (event.rank, left.bytes + right.bytes))
             lit = render.highlight_indices(tokens, replay.changed_spans(k), event.rank)
         note = f"rank {event.rank:,}" if event else ""
-        st.html(render.merge_line_html(parts, k=k, n=n, note=note))
-        st.markdown(f"**Your text after {k:,} of {n:,} merges: {len(tokens):,} tokens** (from {at_start:,} bytes)")
-        st.html(render_spans(text, tokens, show_whitespace=show_whitespace, piece=tokenizer.piece,
-                             highlight=lit))
-        st.html(render.chunks_html(text, replay.chunk_spans, show_whitespace=show_whitespace))
-        st.caption(
-            f"Under the tokens: the {len(replay.chunk_spans):,} pre-token chunks the tokenizer's pattern cuts. "
-            "Merges happen inside a chunk, never across two."
-        )
+        spans = render_spans(text, tokens, show_whitespace=show_whitespace, piece=tokenizer.piece, highlight=lit)
+        chunks = render.chunks_html(text, replay.chunk_spans, show_whitespace=show_whitespace)
+        st.html(render.step_view_html(  # one element: a step is drawn whole
+            render.merge_line_html(parts, k=k, n=n, note=note),
+            spans_head=f"**Your text after {k:,} of {n:,} merges: {len(tokens):,} tokens** (from {at_start:,} bytes)",
+            spans=spans + chunks,
+            note=f"Under the tokens: the {len(replay.chunk_spans):,} pre-token chunks the tokenizer's pattern "
+                 "cuts. Merges happen inside a chunk, never across two.",
+        ))
 
     return draw

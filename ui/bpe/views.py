@@ -267,9 +267,9 @@ def inject_css() -> None:
     st.html(BPE_CSS)
 
 
-TRAIN_SCRUBBER = Scrubber(state.BPE_STEP, state.BPE_PLAYING, state.BPE_TICK, "bpe_train_")
+TRAIN_SCRUBBER = Scrubber(state.BPE_STEP, state.BPE_PLAYING, state.BPE_TICK, "bpe_train_", state.BPE_SPEED)
 REPLAY_SCRUBBER = Scrubber(
-    state.BPE_REPLAY_STEP, state.BPE_REPLAY_PLAYING, state.BPE_REPLAY_TICK, "bpe_replay_"
+    state.BPE_REPLAY_STEP, state.BPE_REPLAY_PLAYING, state.BPE_REPLAY_TICK, "bpe_replay_", state.BPE_REPLAY_SPEED
 )
 
 
@@ -303,32 +303,35 @@ def train_step_view(result: bpe.BPEResult, text: str, *, show_whitespace: bool) 
         return f"merge {token.id - base + 1:,}" if token.id >= base else "base symbol"
 
     def draw(k: int) -> None:
-        if not text:
-            st.info("Type a sentence above to watch the merges cut it.", icon=":material/edit:")
+        # subtle: everything is computed first and drawn as one HTML element, then the chart, so
+        # the browser never shows the merge line of one step beside the spans or race of another
         step = trace[k - 1] if k else None
         parts = render.step_parts(step, tok.piece) if step else None
         note, n_tied = (f"count {step.count:,}", step.n_tied) if step else ("", 1)
-        st.html(render.merge_line_html(parts, k=k, n=n, note=note, n_tied=n_tied, unit=unit))
-        spans_col, race_col = st.columns([3, 2], gap="large")
-        with spans_col:
-            tokens = tok.segment(text, k)
-            lit = render.highlight_indices(tokens, tok.changed_spans(text, k), step.new_id) if step else set()
-            changed = f" · this merge changed {len(lit):,} of them (outlined)" if lit else ""
-            st.markdown(
-                f"**Your text after {k:,} merges: {len(tokens):,} tokens** (from {at_start:,} {unit}){changed}"
+        tokens = tok.segment(text, k)
+        lit = render.highlight_indices(tokens, tok.changed_spans(text, k), step.new_id) if step else set()
+        changed = f" · this merge changed {len(lit):,} of them (outlined)" if lit else ""
+        if step is None:
+            race_head, race, tie = (
+                "**The race for each merge**: step forward to see the pairs that competed for it and their counts",
+                "", "",
             )
-            st.html(render_spans(text, tokens, show_whitespace=show_whitespace, piece=label, highlight=lit,
-                                 extra_title=made_by))
-            fig = figures.tokens_vs_vocab_figure(base=base, tokens=curve, k=k, algorithm=tok.algorithm)
-            st.plotly_chart(fig, key="bpe_chart", config={"displaylogo": False})
-        with race_col:
-            if step is None:
-                st.markdown("**The race for each merge**")
-                st.caption("Step forward: each merge shows the pairs that competed for it and their counts.")
-                return
-            st.markdown(f"**The race for merge {k:,}**: the top pairs in the corpus at that moment")
-            st.html(render.leaderboard_html(step, piece=tok.piece))
-            st.caption(widgets.md_escape(render.tie_note(step, rule=rule, piece=tok.piece)))  # pieces are text
+        else:
+            race_head = f"**The race for merge {k:,}**: the top pairs in the corpus at that moment"
+            race, tie = render.leaderboard_html(step, piece=tok.piece), render.tie_note(step, rule=rule, piece=tok.piece)
+        view = render.step_view_html(
+            render.merge_line_html(parts, k=k, n=n, note=note, n_tied=n_tied, unit=unit),
+            spans_head=f"**Your text after {k:,} merges: {len(tokens):,} tokens** (from {at_start:,} {unit}){changed}",
+            spans=render_spans(text, tokens, show_whitespace=show_whitespace, piece=label, highlight=lit,
+                               extra_title=made_by),
+            race_head=race_head, race=race, note=tie,
+        )
+        fig = figures.tokens_vs_vocab_figure(base=base, tokens=curve, k=k, algorithm=tok.algorithm)
+        if not text:
+            st.info("Type a sentence above to watch the merges cut it.", icon=":material/edit:")
+        st.html(view)
+        chart_col, _ = st.columns([3, 2], gap="large")
+        chart_col.plotly_chart(fig, key="bpe_chart", config={"displaylogo": False})
 
     return draw
 
