@@ -62,14 +62,14 @@ def run(tokenizer: Any, text: str) -> Pipeline:
         normalizer = "sentencepiece's normalizer: " + ("changed the text" if normalized != text else "no change")
         pre_tokens, pre_note = (), "SentencePiece has no pre-tokenizer: it reads the normalized text whole, spaces as ▁"
     else:
-        nfc = getattr(tokenizer, "_nfc", False)
+        nfc = getattr(tokenizer, "nfc", False)
         normalized = unicodedata.normalize("NFC", text) if nfc else text
         normalizer = "NFC" if nfc else "none: the text goes in as it is"
         pre_tokens, pre_note = _pattern_front(getattr(tokenizer, "pattern", None) or "", normalized)
     everything = tokenizer.encode(text)
     tokens = tuple(t for t in everything if t.kind != ADDED)
     added = tuple(t for t in everything if t.kind == ADDED)
-    decoded = tokenizer.decode([t.id for t in everything])
+    decoded = tokenizer.decode([t.id for t in tokens])  # the text's own tokens: ADDED ones are not text
     return Pipeline(
         text=text, normalized=normalized, normalizer=normalizer, changes=changed_ranges(text, normalized),
         pre_tokens=tuple(pre_tokens), pre_tokenizer=pre_note, tokens=tokens,
