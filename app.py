@@ -22,9 +22,10 @@ uploads.prune(state.PG_TOKENIZERS)
 names = uploads.names()  # the registry, then this session's uploaded tokenizers
 
 st.title("Tokenizer Playground")
-st.markdown(
+st.container(key="page_intro").markdown(  # presentation mode hides it: the speaker says it
     "The same text as different language-model tokenizers cut it: each colored pill is one token "
-    "(the same token id has the same color everywhere); hover or tap a pill for its id and bytes."
+    "(the same token id has the same color everywhere); hover a pill for its id and bytes, or click or "
+    "tap it to pin them."
 )
 
 if st.session_state[state.PG_BIG_TEXT]:

@@ -27,6 +27,7 @@ from ui import client
 SPEEDS = (1, 2, 5, 20, 100)  # steps per second; 1: slow enough to read a merge aloud
 MIN_TICK = 0.25  # seconds between two play ticks at most speeds: faster ticks only redraw more often
 KEYS_HINT = "← → step · Home End · PgUp PgDn change · P play"
+CONTROLS_KEY = "tp_scrubber_controls_"  # + prefix: the controls' row (presentation mode hides its labels)
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,7 @@ def _stepper_body(
         _advance(keys, n)
     k = ss[keys.step]
     playing = ss[keys.playing]
-    row = st.container(horizontal=True, vertical_alignment="bottom", wrap=False)
+    row = st.container(horizontal=True, vertical_alignment="bottom", wrap=False, key=CONTROLS_KEY + keys.prefix)
     row.button("Prev", icon=":material/chevron_left:", key=keys.prefix + "prev", on_click=_on,
                args=(_move, keys, n, -1), disabled=k <= 0, help="One step back (←)")
     slider = _slider_key(keys, k)
@@ -125,7 +126,7 @@ def _stepper_body(
                disabled=n == 0, help="Play or pause (P), at the speed beside it")
     if keys.speed:
         row.selectbox("Speed", SPEEDS, key=keys.speed, format_func=lambda v: f"{v} / s", width=105,
-                      help="Steps per second while playing")
+                      label_visibility="collapsed", help="Steps per second while playing")
     hints = st.container(horizontal=True, vertical_alignment="center", gap="small", wrap=True)
     if jumps:
         hints.button("previous change", icon=":material/first_page:", key=keys.prefix + "back",
@@ -137,9 +138,9 @@ def _stepper_body(
         hints.button("play to next change", icon=":material/resume:", key=keys.prefix + "tochange",
                      on_click=_on, args=(_play_to_change, keys, jumps), disabled=k >= jumps[-1], type="tertiary",
                      help="Play at the chosen speed and stop at the next step that changes your text")
-        hints.caption(f"{len(jumps):,} of the {n:,} merges change your text · {KEYS_HINT}")
-    else:
-        hints.caption(KEYS_HINT)
+        hints.caption(f"{len(jumps):,} of the {n:,} steps change your text")
+    # the keys, for a rehearsal; presentation mode hides them (assets/presentation.css)
+    hints.container(key=keys.prefix + "keys_hint").caption(KEYS_HINT)
     client.step_keys(
         key=keys.queue, data={"prefix": keys.prefix, "ack": ss[keys.acked]},
         on_change=lambda: _apply_ops_from(keys, n, jumps, st.session_state.get(keys.queue), st.session_state),

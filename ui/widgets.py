@@ -138,16 +138,24 @@ def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str) -> None:
     """One tokenizer's column: name, what it is, its token count, a lossy flag, and the spans."""
     counts = analysis.counts
     st.markdown(f"#### {md_escape(tokenizer.name)}")
-    facts = [tokenizer.algorithm, f"{tokenizer.vocab_size:,} vocab", f"source: {tokenizer.source}"]
-    st.caption(md_escape(" · ".join(str(fact) for fact in facts if fact)))
-    if getattr(tokenizer, "attribution", None):
-        st.caption(md_escape(f"{tokenizer.attribution} · licence: {tokenizer.license}"))
     headline = f"**{counts.tokens:,} token{'' if counts.tokens == 1 else 's'}**"
     if counts.added:
         literals = (t.bytes.decode("utf-8", "replace") for t in analysis.tokens if t.kind == ADDED)
         added = ", ".join(dict.fromkeys(literals))  # in order of appearance, each once
         headline += f" + {counts.added} added by the tokenizer ({md_escape(added)})"
-    st.markdown(headline)
+    attribution = getattr(tokenizer, "attribution", None)  # "Built with Llama" stays in sight
+    facts = [tokenizer.algorithm, f"{tokenizer.vocab_size:,} vocab", attribution]
+    # one row: the count, and what the tokenizer is as the button of a popover that says where its
+    # file comes from (a source line with its sha256 took four lines of a narrow column)
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    row.markdown(headline)
+    with row.popover(md_escape(" · ".join(str(fact) for fact in facts if fact)), type="tertiary",
+                     help="Where the tokenizer's file comes from, its sha256 and its licence"):
+        st.caption(md_escape(f"source: {tokenizer.source}"))
+        if getattr(tokenizer, "license", None):
+            st.caption(md_escape(f"licence: {tokenizer.license}"))
+        if getattr(tokenizer, "notes", None):
+            st.caption(md_escape(tokenizer.notes))
     if analysis.lossy:
         st.warning(lossy_note(counts.unknown or 0), icon=":material/warning:")
     st.html(spans)
@@ -231,11 +239,13 @@ def chart(figure: Any, data: Any = None, *, key: str, name: str, **options: Any)
     ``data`` is the frame the chart was drawn from (``ui.figures.figure_frame`` of the figure when
     None); ``options`` go to ``st.plotly_chart`` (``on_select`` …), whose return value is returned.
     """
-    from ui import export
-    from ui.figures import figure_frame
+    from ui import export, state
+    from ui.figures import figure_frame, for_presentation
 
     if data is None:
         data = figure_frame(figure)
+    if st.session_state.get(state.PRESENTATION):
+        figure = for_presentation(figure)  # the PNG and SVG exports get the projector's type too
     event = st.plotly_chart(figure, key=key, config={"displaylogo": False}, **options)
     stem = "".join(c if c.isalnum() else "_" for c in name).strip("_").lower() or "chart"
 

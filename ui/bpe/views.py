@@ -327,6 +327,8 @@ def train_step_view(result: bpe.BPEResult, text: str, *, show_whitespace: bool) 
             race_head=race_head, race=race, note=tie,
         )
         fig = figures.tokens_vs_vocab_figure(base=base, tokens=curve, k=k, algorithm=tok.algorithm)
+        if st.session_state.get(state.PRESENTATION):
+            fig = figures.for_presentation(fig)
         if not text:
             st.info("Type a sentence above to watch the merges cut it.", icon=":material/edit:")
         st.html(view)

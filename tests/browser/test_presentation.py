@@ -1,0 +1,107 @@
+"""Presentation mode in a real browser: the essential view fits one 1280×720 screen, a disabled button
+looks disabled, and a chart's ticks are readable on a 1920×1080 projector without running together."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from tests.browser.test_bpe_page import NEXT, step_of
+from tests.browser.test_playground import SPANS, wait_ready
+from tests.conftest import data_dir_or_none
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture()
+def projector(browser, app_url) -> Iterator[object]:
+    """A fresh 1280×720 page; call ``present(page, path)`` to open a page in presentation mode."""
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def present(page, url: str) -> None:
+    page.goto(url)
+    page.locator("[data-testid=stSidebar]").get_by_text("Presentation mode").click()
+    page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '22px'")
+    page.wait_for_timeout(500)
+
+
+def bottom(page, selector: str) -> float:
+    return page.evaluate(f"() => document.querySelector({selector!r}).getBoundingClientRect().bottom")
+
+
+def test_the_playground_shows_pills_on_its_first_screen(projector, app_url) -> None:
+    page = projector
+    present(page, app_url)
+    wait_ready(page, 4)
+    first_pill = f"{SPANS} .tp-t"
+    assert bottom(page, first_pill) <= 720, "no pill on the first screen"
+
+
+def test_the_bpe_page_shows_the_merge_the_spans_and_the_race_on_one_screen(projector, app_url) -> None:
+    page = projector
+    present(page, f"{app_url}/BPE_step_by_step")
+    page.wait_for_selector(".bpe-merge")
+    for part in (".bpe-merge", ".bpe-col-spans .tp-spans .tp-t", ".bpe-board tbody tr"):
+        assert bottom(page, part) <= 720, f"{part} is below the fold"
+    k, n = step_of(page)
+    page.locator("h1").click()
+    page.keyboard.press("ArrowRight" if k < n else "ArrowLeft")
+    page.locator(".bpe-merge", has_text=re.compile(rf"step {k + 1 if k < n else k - 1:,} of")).wait_for()
+    assert bottom(page, ".bpe-merge") <= 720  # a step changes something the audience sees
+
+
+def test_a_disabled_button_looks_disabled(projector, app_url) -> None:
+    page = projector
+    present(page, f"{app_url}/BPE_step_by_step")
+    page.wait_for_selector(".bpe-merge")
+    page.locator("h1").click()
+    page.keyboard.press("End")
+    nxt = page.get_by_role("button", name=NEXT)
+    page.wait_for_function("() => [...document.querySelectorAll('button')].some(b => b.disabled && /^Next/.test(b.innerText))")
+    look = nxt.evaluate(
+        "b => [getComputedStyle(b).opacity, getComputedStyle(b.querySelector('p') || b).color]"
+    )
+    opacity, color = float(look[0]), look[1]
+    alpha = float(re.findall(r"[\d.]+", color)[3]) if color.startswith("rgba") else 1.0
+    assert opacity * alpha <= 0.4, f"a disabled Next looks active (opacity {opacity}, color {color})"
+
+
+@pytest.mark.skipif(data_dir_or_none() is None, reason="PLAYGROUND_DATA_DIR is not set (Tiny Shakespeare comes from it)")
+def test_chart_ticks_are_big_dark_and_apart_at_1920x1080(browser, app_url) -> None:
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.set_default_timeout(120_000)
+    try:
+        present(page, f"{app_url}/BPE_step_by_step")
+        sidebar = page.locator("[data-testid=stSidebar]")
+        sidebar.locator("[data-testid=stSelectbox]", has_text="Corpus").click()
+        page.locator("[role=option]", has_text="Tiny Shakespeare").first.click()
+        sidebar.get_by_text("vocabulary size", exact=True).click()
+        sidebar.get_by_role("spinbutton", name="Merges or vocabulary size").fill("5000")
+        sidebar.get_by_role("button", name="Train").click()
+        page.locator(".bpe-merge", has_text=re.compile(r"of 4,744(?!\d)")).wait_for()
+        page.wait_for_selector(".js-plotly-plot .xtick text")
+        page.wait_for_timeout(800)
+        ticks = page.evaluate(
+            """() => [...document.querySelectorAll('.js-plotly-plot .xtick text')].map(t => {
+                 const r = t.getBoundingClientRect(), s = getComputedStyle(t);
+                 return [t.textContent, r.left, r.right, parseFloat(s.fontSize), s.fill];
+               })"""
+        )
+        assert len(ticks) >= 3
+        for label, _, _, size, fill in ticks:
+            assert size >= 18, f"tick {label} is {size}px"
+            assert fill in ("rgb(17, 17, 17)", "#111111"), f"tick {label} is {fill}"
+        spans = sorted((left, right) for _, left, right, _, _ in ticks)
+        assert all(b[0] - a[1] >= 4 for a, b in zip(spans, spans[1:], strict=False)), f"tick labels touch: {ticks}"
+    finally:
+        context.close()
