@@ -49,8 +49,8 @@ if st.session_state[state.BPE_TRAIN_ERROR]:
 n = len(result.trace)
 st.sidebar.caption(
     widgets.md_escape(
-        f"Showing: {settings.describe()}. The corpus went from {result.initial_tokens:,} to "
-        f"{result.corpus_tokens(n):,} tokens."
+        f"Showing: {settings.describe(stopped_at=n if result.stopped_early else None)}. The corpus went "
+        f"from {result.initial_tokens:,} to {result.corpus_tokens(n):,} tokens."
     )
 )
 if result.stop_reason:

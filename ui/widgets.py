@@ -40,6 +40,19 @@ def md_escape(text: str) -> str:
     return text.translate(_MARKDOWN_SPECIAL)
 
 
+def sentence(message: str) -> str:
+    """A library's or core's message (lower case, as exceptions are) as a sentence for the page.
+
+    >>> sentence("the pasted text is empty: paste some text")
+    'The pasted text is empty: paste some text.'
+    """
+    message = message.strip()
+    if not message:
+        return message
+    message = message[0].upper() + message[1:]
+    return message if message[-1] in ".!?" else message + "."
+
+
 def inject_css() -> None:
     """Add the span styles to the page; call once per page run, before any spans are drawn.
 
@@ -104,14 +117,17 @@ def _on_upload(upload_key: str, text_key: str, big_key: str, error_key: str, not
 def text_upload(*, upload_key: str, text_key: str, big_key: str, error_key: str, note_key: str) -> None:
     """A .txt uploader that replaces the text (``text_key``, or ``big_key`` when long); shows the
     error or note of the last upload."""
+    megabytes = max(1, MAX_UPLOAD_BYTES // 1_000_000)
+    # subtle: a bigger file is refused in the browser, before the server sees it (the uploader draws
+    # it in red, its reason on hover): the limit is in the label, so the refusal has a visible reason
     st.file_uploader(
-        "Upload a .txt file",
+        f"Upload a .txt file (up to {megabytes} MB)",
         type=["txt"],
         key=upload_key,
         on_change=_on_upload,
         args=(upload_key, text_key, big_key, error_key, note_key),
-        max_upload_size=max(1, MAX_UPLOAD_BYTES // 1_000_000),
-        help=f"UTF-8 text, up to {MAX_UPLOAD_BYTES:,} bytes.",
+        max_upload_size=megabytes,
+        help=f"UTF-8 text, up to {MAX_UPLOAD_BYTES:,} bytes; a bigger file is refused and drawn in red.",
     )
     if st.session_state.get(error_key):
         st.error(st.session_state[error_key], icon=":material/error:")

@@ -158,7 +158,7 @@ def test_submitting_a_vocabulary_size_retrains() -> None:
 
 def test_a_bad_regex_is_an_error_not_a_traceback_and_keeps_the_model() -> None:
     at = run_page()
-    at.selectbox(key=state.BPE_PATTERN).set_value(bpe_views.CUSTOM)
+    at.selectbox(key=state.BPE_PATTERN).set_value(bpe_views.CUSTOM).run()  # the field it needs appears
     at.text_input(key=state.BPE_CUSTOM_PATTERN).set_value("(unclosed")
     submit(at)
     assert len(at.error) == 1 and "not a valid regular expression" in at.error[0].value
@@ -167,7 +167,7 @@ def test_a_bad_regex_is_an_error_not_a_traceback_and_keeps_the_model() -> None:
 
 def test_a_custom_regex_trains() -> None:
     at = run_page()
-    at.selectbox(key=state.BPE_PATTERN).set_value(bpe_views.CUSTOM)
+    at.selectbox(key=state.BPE_PATTERN).set_value(bpe_views.CUSTOM).run()  # the field it needs appears
     at.text_input(key=state.BPE_CUSTOM_PATTERN).set_value(r"\S+|\s+")
     at.number_input(key=state.BPE_SIZE).set_value(50)
     submit(at)
@@ -216,7 +216,7 @@ def test_character_bpe_on_the_six_spanish_lines_merges_a_and_the_word_end_first(
 
 def test_a_pasted_corpus_trains_and_an_empty_one_is_refused() -> None:
     at = run_page()
-    at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.PASTE)
+    at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.PASTE).run()  # the field it needs appears
     submit(at)
     assert len(at.error) == 1 and "empty" in at.error[0].value
     at.text_area(key=state.BPE_PASTE).set_value("low lower lowest newer newest " * 20)
@@ -229,7 +229,7 @@ def test_a_pasted_corpus_trains_and_an_empty_one_is_refused() -> None:
 
 def test_upload_without_a_file_says_what_to_do() -> None:
     at = run_page()
-    at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.UPLOAD)
+    at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.UPLOAD).run()  # the field it needs appears
     submit(at)
     assert len(at.error) == 1 and "No file uploaded" in at.error[0].value
 
@@ -316,7 +316,7 @@ def test_an_uploaded_corpus_name_is_text_not_markdown() -> None:
 
     name = "**bold** [link](evil.example) :red[red].txt"
     at = run_page()
-    at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.UPLOAD)
+    at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.UPLOAD).run()  # the field it needs appears
     at.file_uploader(key=state.BPE_UPLOAD).set_value((name, "hello".encode("utf-16"), "text/plain"))
     submit(at)
     assert [e.value for e in at.error] == [f"{md_escape(name)} is UTF-16 text, not UTF-8; save it as UTF-8 and upload it again."]
@@ -324,7 +324,7 @@ def test_an_uploaded_corpus_name_is_text_not_markdown() -> None:
 
 def test_pieces_with_markdown_characters_stay_text_in_the_race_caption() -> None:
     at = run_page()
-    at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.PASTE)
+    at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.PASTE).run()  # the field it needs appears
     at.text_area(key=state.BPE_PASTE).set_value("**a** __b__ " * 20)
     at.number_input(key=state.BPE_SIZE).set_value(3)
     submit(at)
@@ -339,9 +339,9 @@ def test_a_runaway_custom_pattern_is_refused_with_a_message_not_a_hang(monkeypat
 
     monkeypatch.setattr(pretokenize, "MATCH_SECONDS", 0.3)  # (a|a)+$ on this corpus would run for days
     at = run_page()
-    at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.PASTE)
+    at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.PASTE).run()  # the field it needs appears
     at.text_area(key=state.BPE_PASTE).set_value("a" * 40 + "!")
-    at.selectbox(key=state.BPE_PATTERN).set_value(bpe_views.CUSTOM)
+    at.selectbox(key=state.BPE_PATTERN).set_value(bpe_views.CUSTOM).run()  # the field it needs appears
     at.text_input(key=state.BPE_CUSTOM_PATTERN).set_value("(a|a)+$")
     submit(at)
     assert len(at.error) == 1 and "Not trained" in at.error[0].value and "backtracks" in at.error[0].value
@@ -355,7 +355,7 @@ def test_a_pattern_that_runs_away_on_your_text_is_a_message_and_keeps_the_text(
 
     monkeypatch.setattr(pretokenize, "MATCH_SECONDS", 0.3)
     at = run_page()
-    at.selectbox(key=state.BPE_PATTERN).set_value(bpe_views.CUSTOM)
+    at.selectbox(key=state.BPE_PATTERN).set_value(bpe_views.CUSTOM).run()  # the field it needs appears
     at.text_input(key=state.BPE_CUSTOM_PATTERN).set_value("(a|a)+$")  # harmless on the essay
     at.number_input(key=state.BPE_SIZE).set_value(40)
     submit(at)

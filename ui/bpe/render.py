@@ -168,10 +168,15 @@ def filter_merges(frame: pd.DataFrame, query: str) -> pd.DataFrame:
 
     Subtle: the shown columns are searched for the query in shown form (a space typed becomes ``·``,
     so " t" cannot match across the " + " of a pair) and the raw token text for the query as typed:
-    typing a leading space finds the same rows as typing the dot.
+    typing a leading space finds the same rows as typing the dot. A query holding " + " is a pair as
+    the table shows it ("e + r", "· + t"): it is looked for in the pair column, each side in shown form.
     """
     if not query:
         return frame
+    if " + " in query:  # a pair as the table shows it, "e + r": each side in shown form
+        left, right = query.split(" + ", 1)
+        wanted = f"{printable(left.encode())} + {printable(right.encode())}".casefold()
+        return frame[frame["pair"].str.casefold().str.contains(wanted, regex=False)]
     shown = printable(query.encode()).casefold()
     found = frame["token text"].str.casefold().str.contains(query.casefold(), regex=False)
     for column in ("pair", "new token"):

@@ -70,12 +70,17 @@ class TrainSettings:
     own_digest: str = ""
     end_of_word: str = "separate"  # char mode's layout of </w>; byte mode keeps the default
 
-    def describe(self) -> str:
-        """One line for the page: corpus, mode, pattern or layout of </w>, size, tie rule."""
+    def describe(self, *, stopped_at: int | None = None) -> str:
+        """One line for the page: corpus, mode, pattern or layout of </w>, size, tie rule.
+
+        ``stopped_at``: the merges a run that stopped early learned, said instead of the size asked.
+        """
         corpus = self.own_title or corpora.entry(self.corpus).title
         layout = "l o w </w>" if self.end_of_word == "separate" else "l o w</w>"
         pattern = f", {self.pattern_name} pattern" if self.mode == "byte" else f" ({layout})"
         size = f"{self.size:,} merges" if self.size_kind == "merges" else f"vocabulary of {self.size:,}"
+        if stopped_at is not None:
+            size = f"{stopped_at:,} merges (stopped early; asked for {size})"
         rule = bpe.TIE_BREAKS[self.tie_break]
         return f"{corpus} · {bpe.MODES[self.mode]}{pattern} · {size} · ties: {rule}"
 
@@ -175,28 +180,38 @@ def _size(n_bytes: int) -> str:
 
 
 def training_form() -> tuple[TrainSettings, str] | None:
-    """The settings form in the sidebar; on "Train", the checked settings and the own corpus text.
+    """The training settings in the sidebar; on "Train", the checked settings and the own corpus text.
 
-    An invalid value shows one ``st.error`` and returns ``None``, so the model shown stays as it was.
+    Plain widgets rather than an ``st.form``: a field that does not apply is not shown (the pattern
+    in character mode, the custom regex while a named pattern is picked), which a form, sending its
+    values only on submit, cannot do. Nothing trains before "Train"; a change to a field only reruns
+    the page (the model shown is cached). An invalid value shows one ``st.error`` and returns
+    ``None``, so the model shown stays as it was.
     """
     options = corpus_options()
-    with st.sidebar.form("bpe_form", border=False):
+    ss = st.session_state
+    with st.sidebar.container(key="bpe_form"):
         st.markdown("### Train a BPE")
         corpus = st.selectbox("Corpus", list(options), format_func=options.__getitem__, key=state.BPE_CORPUS)
-        with st.expander("Your own corpus: paste or upload"):
-            st.text_area("Pasted text", key=state.BPE_PASTE, height=120,
-                         help="Used when the corpus is 'Pasted text'.")
+        upload = None
+        if corpus == PASTE:
+            st.text_area("Pasted text", key=state.BPE_PASTE, height=120, help="The corpus to train on.")
+        elif corpus == UPLOAD:
             upload = st.file_uploader("A .txt file", type=["txt"], key=state.BPE_UPLOAD,
-                                      help="UTF-8 text; used when the corpus is 'Uploaded .txt file'.")
+                                      help="UTF-8 text, the corpus to train on.")
         mode = st.radio("Mode", list(bpe.MODES), format_func=bpe.MODES.__getitem__, key=state.BPE_MODE,
                         horizontal=True, help=MODE_HELP)
-        end_of_word = st.radio("End of word (character mode)", list(bpe.END_OF_WORDS),
-                               format_func=lambda key: widgets.md_escape(bpe.END_OF_WORDS[key].split(":")[0]),
-                               key=state.BPE_END_OF_WORD, horizontal=True, help=END_OF_WORD_HELP)
-        pattern_name = st.selectbox("Pre-tokenization pattern", [*NAMED_PATTERNS, CUSTOM], key=state.BPE_PATTERN,
-                                    help="Byte-level only: merges never cross the chunks this regex cuts.")
-        custom = st.text_input("Custom regex", key=state.BPE_CUSTOM_PATTERN,
-                               help="Used when the pattern is 'Custom regex'.")
+        end_of_word, pattern_name, custom = ss[state.BPE_END_OF_WORD], ss[state.BPE_PATTERN], ss[state.BPE_CUSTOM_PATTERN]
+        if mode == "char":  # character mode splits on whitespace: a layout of </w>, no pattern to pick
+            end_of_word = st.radio("End of word", list(bpe.END_OF_WORDS),
+                                   format_func=lambda key: widgets.md_escape(bpe.END_OF_WORDS[key].split(":")[0]),
+                                   key=state.BPE_END_OF_WORD, horizontal=True, help=END_OF_WORD_HELP)
+        else:
+            pattern_name = st.selectbox("Pre-tokenization pattern", [*NAMED_PATTERNS, CUSTOM], key=state.BPE_PATTERN,
+                                        help="Merges never cross the chunks this regex cuts.")
+            if pattern_name == CUSTOM:
+                custom = st.text_input("Custom regex", key=state.BPE_CUSTOM_PATTERN,
+                                       help="A regular expression for the regex package; Enter applies it.")
         size_kind = st.radio("Stop at a", list(SIZE_KINDS), format_func=SIZE_KINDS.__getitem__,
                              key=state.BPE_SIZE_KIND, horizontal=True)
         # no min_value: the browser would keep a typed 0 or -1 in the box but silently send the last
@@ -205,8 +220,7 @@ def training_form() -> tuple[TrainSettings, str] | None:
                                help=f"At most {MAX_MERGES:,} merges.")
         tie = st.radio("Tie rule", list(bpe.TIE_BREAKS), format_func=bpe.TIE_BREAKS.__getitem__,
                        key=state.BPE_TIE, help=TIE_HELP)
-        submitted = st.form_submit_button("Train", type="primary", icon=":material/model_training:",
-                                          key="bpe_train")
+        submitted = st.button("Train", type="primary", icon=":material/model_training:", key="bpe_train")
     if not submitted:
         return None
     try:
@@ -216,7 +230,7 @@ def training_form() -> tuple[TrainSettings, str] | None:
             size=int(size), tie_break=tie, own_title=title, own_text=text, end_of_word=end_of_word,
         )
     except ValueError as exc:
-        st.session_state[state.BPE_TRAIN_ERROR] = str(exc)
+        st.session_state[state.BPE_TRAIN_ERROR] = widgets.sentence(str(exc))
         return None
     return settings, text
 
@@ -250,14 +264,14 @@ def current_model() -> tuple[TrainSettings, bpe.BPEResult]:
         try:
             result = train(settings, own_text)
         except ValueError as exc:
-            ss[state.BPE_TRAIN_ERROR] = f"Not trained: {exc}"
+            ss[state.BPE_TRAIN_ERROR] = f"Not trained: {widgets.sentence(str(exc))}"
         else:
             ss[state.BPE_APPLIED], ss[state.BPE_OWN_TEXT] = settings, own_text
             return settings, result
     try:
         return applied, train(applied, ss[state.BPE_OWN_TEXT])
     except ValueError as exc:  # the applied corpus went missing since: fall back to the default
-        ss[state.BPE_TRAIN_ERROR] = f"{exc} Showing the default model instead."
+        ss[state.BPE_TRAIN_ERROR] = f"{widgets.sentence(str(exc))} Showing the default model instead."
         ss[state.BPE_APPLIED] = None
         return DEFAULT_SETTINGS, train(DEFAULT_SETTINGS)
 
@@ -360,7 +374,7 @@ def merges_section(settings: TrainSettings, result: bpe.BPEResult) -> None:
     tok = result.tokenizer
     frame = _merges_frame(settings, result)
     query = st.text_input("Search the merges", key=state.BPE_FILTER,
-                          placeholder="a piece such as ing, or a merge number such as 42")
+                          placeholder="a piece such as ing, a pair such as e + r, or a merge number such as 42")
     shown = render.filter_merges(frame, query)
     table_col, tree_col = st.columns([3, 2], gap="large")
     with table_col:
