@@ -58,7 +58,12 @@ class TiktokenTokenizer(PretrainedTokenizer):
         self._special_internal = frozenset(internal.values())
         self._kinds = [SPECIAL if i in self._special_internal else TEXT for i in range(size)]
         self._bos = (special_tokens[bos], bos) if bos else None
-        self.nfc = nfc
+        self._nfc = nfc
+
+    @property
+    def nfc(self) -> bool:
+        """Whether the text is NFC-normalized before encoding (Qwen): the replay does the same."""
+        return self._nfc
 
     def _public(self, ids: list[int]) -> list[int]:
         table = self._to_public
@@ -79,7 +84,7 @@ class TiktokenTokenizer(PretrainedTokenizer):
         Under cl100k_base, "Hello" is ``[Token(id=9906, bytes=b'Hello', start=0, end=5, kind='text')]``.
         """
         text = without_surrogates(text)
-        normalized, alignment = nfc_with_alignment(text) if self.nfc else (text, None)
+        normalized, alignment = nfc_with_alignment(text) if self._nfc else (text, None)
         internal = self._ids(normalized, allow_special)
         pieces = list(map(self._bytes.__getitem__, internal))
         starts, ends = byte_chunk_spans(normalized, list(map(len, pieces)))
@@ -96,7 +101,7 @@ class TiktokenTokenizer(PretrainedTokenizer):
 
     def text_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
         text = without_surrogates(text)
-        if self.nfc:
+        if self._nfc:
             text = unicodedata.normalize("NFC", text)
         return self._public(self._ids(text, allow_special))
 
