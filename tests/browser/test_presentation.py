@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.browser.test_bpe_page import NEXT, step_of
+from tests.browser.test_page_state import pick_corpus
 from tests.browser.test_playground import SPANS, wait_ready
 from tests.conftest import data_dir_or_none
 
@@ -83,7 +84,7 @@ def test_chart_ticks_are_big_dark_and_apart_at_1920x1080(browser, app_url) -> No
     try:
         present(page, f"{app_url}/BPE_step_by_step")
         sidebar = page.locator("[data-testid=stSidebar]")
-        sidebar.locator("[data-testid=stSelectbox]", has_text="Corpus").click()
+        pick_corpus(page, "Tiny Shakespeare")
         page.locator("[role=option]", has_text="Tiny Shakespeare").first.click()
         sidebar.get_by_text("vocabulary size", exact=True).click()
         sidebar.get_by_role("spinbutton", name="Merges or vocabulary size").fill("5000")

@@ -31,8 +31,11 @@ def test_only_the_fields_that_apply_are_shown() -> None:
     assert state.BPE_CUSTOM_PATTERN not in shown(at) and state.BPE_PASTE not in shown(at)
     at.selectbox(key=state.BPE_PATTERN).set_value(bpe_views.CUSTOM).run()
     assert state.BPE_CUSTOM_PATTERN in shown(at)
+    radios = lambda: {r.key for r in at.sidebar.radio}  # noqa: E731
+    assert state.BPE_END_OF_WORD not in radios()  # byte mode: no end-of-word layout
     at.radio(key=state.BPE_MODE).set_value("char").run()
     assert not {state.BPE_PATTERN, state.BPE_CUSTOM_PATTERN} & shown(at)  # character mode: no pattern
+    assert state.BPE_END_OF_WORD in radios()
     at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.PASTE).run()
     assert state.BPE_PASTE in shown(at)
     assert not at.exception

@@ -199,7 +199,7 @@ def test_character_bpe_on_the_six_spanish_lines_merges_a_and_the_word_end_first(
     """The page's default layout for character BPE is the separate </w>; glued is one click away."""
     at = run_page()
     at.selectbox(key=state.BPE_CORPUS).set_value("essay_es_six_lines")
-    at.radio(key=state.BPE_MODE).set_value("char")
+    at.radio(key=state.BPE_MODE).set_value("char").run()  # the end-of-word choice appears in character mode
     assert at.radio(key=state.BPE_END_OF_WORD).value == "separate"
     at.number_input(key=state.BPE_SIZE).set_value(20)
     submit(at)
