@@ -43,7 +43,8 @@ function tokenFacts(el) {
     row("kind", kindOf(el)),
   ];
   if (el.dataset.x) rows.push(row("also", el.dataset.x));
-  const shown = el.classList.contains("tp-gb") ? el.dataset.p || hex : el.textContent;
+  // a chip of a group holds part of a character: its bytes say more than its vocabulary spelling
+  const shown = el.classList.contains("tp-gb") ? hex || el.dataset.p : el.textContent;
   const colour = [...el.classList].find((c) => /^tp-c\d+$/.test(c)) || "";
   return `<div class="tp-pin-title"><span class="tp-t ${colour}">${escape(shown)}</span></div><dl>${rows.join("")}</dl>`;
 }
