@@ -46,6 +46,8 @@ def toggle_on(page, label: str) -> bool:
 def test_the_playground_comes_back_as_it_was_left(page) -> None:
     wait_ready(page, 4)
     set_text(page, "My own text, 2026.")
+    page.wait_for_function(f"() => document.querySelector('{SPANS}').textContent.includes('My own text')")
+    wait_ready(page, 4)
     combo = page.locator("[data-testid=stMultiSelect] input")
     combo.click()
     combo.fill("T5")

@@ -115,8 +115,12 @@ def test_the_wheel_over_a_span_box_scrolls_the_page_until_the_box_is_clicked(pag
     wait_ready(page, 4)
     set_text(page, "A line of text that repeats. " * 400)
     page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')].some(b => b.classList.contains('tp-overflowing'))"
+        """() => { const boxes = [...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')];
+                   return boxes.length === 4 && boxes.every(b => b.textContent.includes('A line of text'))
+                          && boxes.some(b => b.classList.contains('tp-overflowing')); }"""
     )
+    wait_ready(page, 4)
+    page.wait_for_timeout(500)  # the last rerun's elements settle before one is picked
     box = page.locator(f"{SPANS}.tp-overflowing").first
     box.scroll_into_view_if_needed()
     main = "document.querySelector('[data-testid=stMain]') || document.scrollingElement"
