@@ -29,6 +29,9 @@ def bpe_page(browser: object, app_url: str) -> Iterator[object]:
     page.goto(f"{app_url}/BPE_step_by_step")
     page.wait_for_selector(".bpe-merge")
     page.wait_for_selector(".tp-spans")
+    # the scrubber's key and click queue (assets/scrubber.js) is listening: presses from now on count
+    page.wait_for_function("() => window.__tpSteps && window.__tpSteps.installed && window.__tpSteps.current "
+                           "&& window.__tpSteps.current.send")
     try:
         yield page
     finally:
