@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, links, nav, state, tables, uploads, widgets
-from ui.spans import DEFAULT_LIMIT
+from ui import cache, columns, links, nav, state, tables, uploads, widgets
 
 nav.page_setup("Playground")
 state.init_playground()
@@ -84,14 +83,9 @@ for key, column in widgets.grid(keys, per_row or 2):
         if isinstance(tokenizer, cache.Unavailable):
             widgets.unavailable_card(tokenizer, retry_key=f"pg_retry_{key}")
             continue
-        spans = uploads.spans_html(
-            key, text, allow_special=allow_special, show_whitespace=show_whitespace,
-            raw_pieces=raw_pieces, limit=DEFAULT_LIMIT,
-        )
-        widgets.tokenizer_card(tokenizer, analyses[key], spans)
-        widgets.export_menu(
-            text, analyses[key].tokens, name=tokenizer.name, piece=getattr(tokenizer, "piece", None),
-            show_whitespace=show_whitespace, key=f"pg_export_{key}",
+        columns.column(
+            key, tokenizer, analyses[key], text, allow_special=allow_special,
+            show_whitespace=show_whitespace, raw_pieces=raw_pieces,
         )
 
 st.subheader("Counts")
