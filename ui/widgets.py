@@ -228,7 +228,7 @@ def export_menu(
     from ui import export
 
     stem = "".join(c if c.isalnum() else "_" for c in name).strip("_").lower() or "tokens"
-    title = f"{name}: {sum(1 for t in tokens):,} tokens"
+    title = f"{name}: {len(tokens):,} tokens"
 
     def svg() -> str:
         return export.spans_svg(text, tokens, piece=piece, show_whitespace=show_whitespace, title=title)
