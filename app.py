@@ -1,7 +1,7 @@
 """The Playground: one text, several tokenizers side by side, as colored token spans with counts.
 
-Reads top to bottom: inputs → tokenizers (loaded once per server process) → analyses (cached) →
-columns of spans → counts table → ids. The logic lives in ui/ and core/.
+Reads top to bottom: inputs → tokenizers (loaded once per server process) → per column, its analysis
+(cached) and its spans → counts table → ids. The logic lives in ui/ and core/.
 """
 
 from __future__ import annotations
@@ -69,13 +69,7 @@ if not keys:
     st.stop()
 
 loaded = {key: uploads.get_tokenizer(key, names.get(key)) for key in keys}
-with st.spinner("Tokenizing …"):
-    analyses = {
-        key: uploads.analyze(key, text, allow_special)
-        for key, tokenizer in loaded.items()
-        if not isinstance(tokenizer, cache.Unavailable)
-    }
-
+analyses: dict[str, cache.Analysis] = {}
 widgets.span_legend()
 for key, column in widgets.grid(keys, per_row or 2):
     with column:
@@ -83,9 +77,12 @@ for key, column in widgets.grid(keys, per_row or 2):
         if isinstance(tokenizer, cache.Unavailable):
             widgets.unavailable_card(tokenizer, retry_key=f"pg_retry_{key}")
             continue
+        # each column is drawn as soon as its own tokens are ready: the first shows while the rest encode
+        with st.spinner(f"Tokenizing with {tokenizer.name} …"):
+            analyses[key] = uploads.analyze(key, text, allow_special)
         columns.column(
             key, tokenizer, analyses[key], text, allow_special=allow_special,
-            show_whitespace=show_whitespace, raw_pieces=raw_pieces,
+            show_whitespace=show_whitespace, raw_pieces=raw_pieces, per_row=per_row or 2,
         )
 
 st.subheader("Counts")

@@ -227,7 +227,8 @@ function pressMore(box) {
   if (!box.isConnected || box.dataset.asked) return;
   box.dataset.asked = "1";
   const key = box.dataset.more;
-  const button = key && document.querySelector(`.st-key-${CSS.escape(key)} button`);
+  const buttons = key ? [...document.querySelectorAll(`.st-key-${CSS.escape(key)} button`)] : [];
+  const button = buttons.filter((b) => b.offsetParent !== null).pop(); // the visible one, the newest
   if (button && !button.disabled) button.click();
 }
 

@@ -180,9 +180,9 @@ def render_spans(
     out.insert(0, f'<div class="{classes}" data-s={style.spelling} data-ids={ids}{more_attribute}>')
     if drawn < len(tokens):
         out.append(
-            f'<div class=tp-limit>showing the first {drawn:,} of {len(tokens):,} tokens'
-            + (" — scroll to the end of the box or press Show more; " if more_attribute else " — ")
-            + "counts cover the whole text</div>"
+            f"<div class=tp-limit>showing {drawn:,} of {len(tokens):,} tokens — "
+            + ("scroll to the end of the box or press Show more for the rest; the " if more_attribute else "")
+            + "counts below cover the whole text</div>"
         )
     out.append("</div>")
     return "".join(out)

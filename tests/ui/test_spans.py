@@ -248,13 +248,13 @@ def test_limit_note_counts_all_tokens_and_names_the_more_button() -> None:
     text = "x" * 12
     markup = render_spans(text, char_tokens(text), limit=5)
     assert len(read_facts(markup)) == 5
-    assert "showing the first 5 of 12 tokens" in markup and "counts cover the whole text" in markup
+    assert "showing 5 of 12 tokens — counts below cover the whole text" in markup
     assert "data-more" not in markup  # no button to press: nothing says scroll for more
     more = render_spans(text, char_tokens(text), limit=5, more="pg_more_gpt2")
     assert 'data-more="pg_more_gpt2"' in more and "Show more" in more
     assert "data-more" not in render_spans(text, char_tokens(text), limit=12, more="pg_more_gpt2")
     big = render_spans("y" * 6000, char_tokens("y" * 6000))
-    assert "showing the first 5,000 of 6,000 tokens" in big
+    assert "showing 5,000 of 6,000 tokens" in big
 
 
 def test_no_limit_note_when_everything_fits() -> None:
