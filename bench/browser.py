@@ -127,6 +127,7 @@ def run(app_dir: Path, runs: int, big_kb: int) -> dict[str, list[tuple[float, fl
 
     def record(name: str, value: tuple[float, float]) -> None:
         results.setdefault(name, []).append(value)
+        print(f"  {name}: {value[0]:.2f} s, {value[1]:.2f} MB", file=sys.stderr, flush=True)
 
     from core import pretrained
 
@@ -192,7 +193,7 @@ def run(app_dir: Path, runs: int, big_kb: int) -> dict[str, list[tuple[float, fl
             path.write_text(sample_text(big_kb * 1000, marker), encoding="utf-8")
             uploader = page.locator("[data-testid=stFileUploaderDropzoneInput]").first
             record(f"{big_kb} KB, all tokenizers", timed(
-                page, wire, lambda p=path: uploader.set_input_files(str(p)),
+                page, wire, lambda p=path, u=uploader: u.set_input_files(str(p)),
                 lambda m=marker: wait_boxes(page, has_marker(m), available, 600_000)))
             record(f"{big_kb} KB raw pieces on", timed(
                 page, wire, lambda: sidebar_toggle(page, "Raw pieces"),
