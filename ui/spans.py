@@ -47,6 +47,7 @@ from ui.span_facts import attribute, choose_spelling, facts_attributes, id36, pa
 
 PALETTE_SIZE = 16
 DEFAULT_LIMIT = 5000
+MANY_TOKENS = 300  # a box drawing more is marked data-big (assets/spans.css: content-visibility)
 # A token with more characters than this may be wider than a narrow column: it gets one box that
 # wraps inside itself instead of overflowing the line.
 LONG_CHARS = 12
@@ -177,7 +178,8 @@ def render_spans(
     if drawn == len(tokens) and cursor < len(text):
         add(_gap(text[cursor:], style.marks))
     ids = ",".join(id36(token.id) for token in itertools.islice(tokens, drawn)) or '""'
-    out.insert(0, f'<div class="{classes}" data-s={style.spelling} data-ids={ids}{more_attribute}>')
+    big = " data-big" if drawn > MANY_TOKENS else ""  # the browser may skip laying it out while off screen
+    out.insert(0, f'<div class="{classes}"{big} data-s={style.spelling} data-ids={ids}{more_attribute}>')
     if drawn < len(tokens):
         out.append(
             f"<div class=tp-limit>showing {drawn:,} of {len(tokens):,} tokens — "
