@@ -1,15 +1,14 @@
 """The Playground: one text, several tokenizers side by side, as colored token spans with counts.
 
-Reads top to bottom: inputs → tokenizers (loaded once per server process) → analyses (cached) →
-columns of spans → counts table → ids. The logic lives in ui/ and core/.
+Reads top to bottom: inputs → tokenizers (loaded once per server process) → per column, its analysis
+(cached) and its spans → counts table → ids. The logic lives in ui/ and core/.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, links, nav, state, tables, uploads, widgets
-from ui.spans import DEFAULT_LIMIT
+from ui import cache, columns, links, nav, state, tables, uploads, widgets
 
 nav.page_setup("Playground")
 state.init_playground()
@@ -70,13 +69,7 @@ if not keys:
     st.stop()
 
 loaded = {key: uploads.get_tokenizer(key, names.get(key)) for key in keys}
-with st.spinner("Tokenizing …"):
-    analyses = {
-        key: uploads.analyze(key, text, allow_special)
-        for key, tokenizer in loaded.items()
-        if not isinstance(tokenizer, cache.Unavailable)
-    }
-
+analyses: dict[str, cache.Analysis] = {}
 widgets.span_legend()
 for key, column in widgets.grid(keys, per_row or 2):
     with column:
@@ -84,14 +77,12 @@ for key, column in widgets.grid(keys, per_row or 2):
         if isinstance(tokenizer, cache.Unavailable):
             widgets.unavailable_card(tokenizer, retry_key=f"pg_retry_{key}")
             continue
-        spans = uploads.spans_html(
-            key, text, allow_special=allow_special, show_whitespace=show_whitespace,
-            raw_pieces=raw_pieces, limit=DEFAULT_LIMIT,
-        )
-        widgets.tokenizer_card(tokenizer, analyses[key], spans)
-        widgets.export_menu(
-            text, analyses[key].tokens, name=tokenizer.name, piece=getattr(tokenizer, "piece", None),
-            show_whitespace=show_whitespace, key=f"pg_export_{key}",
+        # each column is drawn as soon as its own tokens are ready: the first shows while the rest encode
+        with st.spinner(f"Tokenizing with {tokenizer.name} …"):
+            analyses[key] = uploads.analyze(key, text, allow_special)
+        columns.column(
+            key, tokenizer, analyses[key], text, allow_special=allow_special,
+            show_whitespace=show_whitespace, raw_pieces=raw_pieces, per_row=per_row or 2,
         )
 
 st.subheader("Counts")

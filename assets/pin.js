@@ -1,8 +1,8 @@
 // Pinned token facts and the wheel over span boxes, for every page (ui/client.py mounts this once).
 //
-// - A click or tap on a pill (anything with data-id: ui/spans.py pills and group chips, the BPE
-//   page's chips) pins its facts in a panel: id, bytes, piece, kind, the extra line. The facts are
-//   read from the pill's data-* attributes, so the markup can change as long as they stay.
+// - A click or tap on a pill (a ui/spans.py pill or group chip, whose facts assets/spans.js derives
+//   from the compact markup as window.tpFacts, or anything with data-id: the BPE page's chips) pins
+//   its facts in a panel: id, bytes, piece, kind, the extra line.
 //   The same pill again, Escape, the panel's x or a click outside any span box unpins.
 // - A span box that holds more than it shows scrolls itself only once clicked; until then the wheel
 //   scrolls the page, so moving down a page of boxes never gets stuck in one.
@@ -14,7 +14,7 @@ const KINDS = {
   "tp-special": "special token, read from the text",
   "tp-added": "added by the tokenizer, not in the text",
 };
-const PILL = ".tp-t[data-id], .tp-gb[data-id], .bpe-chip[data-id]";
+const PILL = ".tp-spans b, .tp-t[data-id], .bpe-chip[data-id]";
 
 function escape(text) {
   const div = document.createElement("div");
@@ -33,31 +33,49 @@ function row(name, value) {
   return `<dt>${escape(name)}</dt><dd>${escape(value)}</dd>`;
 }
 
-function tokenFacts(el) {
+// {id, hex, piece, extra, kind, color, shown} of a pill: derived (spans.js) or from data-* attributes.
+function factsOf(el) {
+  if (el.dataset.id === undefined && window.tpFacts) {
+    const facts = window.tpFacts(el);
+    if (facts) {
+      // a chip of a group holds part of a character: its bytes say more than its vocabulary spelling
+      const chip = el.closest(".tp-group") !== null;
+      const shown = chip ? facts.hex || facts.piece : el.textContent;
+      return { ...facts, kind: facts.kind || "text", color: facts.color.replace(/^c/, "tp-c"), shown };
+    }
+  }
   const hex = el.dataset.b || "";
-  const count = hex ? hex.split(" ").length : 0;
+  return {
+    id: el.dataset.id, hex, piece: el.dataset.p || "", extra: el.dataset.x || "", kind: kindOf(el),
+    color: [...el.classList].find((c) => /^tp-c\d+$/.test(c)) || "", shown: el.textContent,
+  };
+}
+
+function tokenFacts(el) {
+  const facts = factsOf(el);
+  const count = facts.hex ? facts.hex.split(" ").length : 0;
+  const piece = facts.piece.replace(/[ \t\n\r\u00a0]/g, (c) => ({ " ": "·", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "⍽" })[c]);
   const rows = [
-    row("id", el.dataset.id),
-    row("bytes", hex ? `${hex} (${count} byte${count === 1 ? "" : "s"})` : "none"),
-    row("piece", el.dataset.p || "(empty)"),
-    row("kind", kindOf(el)),
+    row("id", String(facts.id)),
+    row("bytes", facts.hex ? `${facts.hex} (${count} byte${count === 1 ? "" : "s"})` : "none"),
+    row("piece", piece || "(empty)"),
+    row("kind", facts.kind),
   ];
-  if (el.dataset.x) rows.push(row("also", el.dataset.x));
-  // a chip of a group holds part of a character: its bytes say more than its vocabulary spelling
-  const shown = el.classList.contains("tp-gb") ? hex || el.dataset.p : el.textContent;
-  const colour = [...el.classList].find((c) => /^tp-c\d+$/.test(c)) || "";
-  return `<div class="tp-pin-title"><span class="tp-t ${colour}">${escape(shown)}</span></div><dl>${rows.join("")}</dl>`;
+  if (facts.extra) rows.push(row("also", facts.extra));
+  return `<div class="tp-pin-title"><span class="tp-t ${facts.color}">${escape(facts.shown)}</span></div><dl>${rows.join("")}</dl>`;
 }
 
 function groupFacts(group) {
-  const chips = [...group.querySelectorAll(".tp-gb[data-id]")];
-  const text = (group.querySelector(".tp-gtext") || group).textContent;
-  const rows = chips.map((chip, i) => row(`token ${i + 1}`, `id ${chip.dataset.id} · ${chip.dataset.b || "no bytes"}`));
-  const named = group.querySelector(".tp-gcount");
-  return (
-    `<div class="tp-pin-title">${escape(text)}</div>` +
-    `<dl>${row("tokens", named ? named.textContent : String(chips.length))}${rows.join("")}</dl>`
-  );
+  const chips = [...group.querySelectorAll("s > b, .tp-gb[data-id]")];
+  let text = "";
+  for (const node of group.childNodes) if (node.nodeType === Node.TEXT_NODE || node.nodeName === "U") text += node.textContent;
+  const rows = chips.map((chip, i) => {
+    const facts = factsOf(chip);
+    return row(`token ${i + 1}`, `id ${facts.id} · ${facts.hex || "no bytes"}`);
+  });
+  const name = group.querySelector("s[data-c]");
+  const count = `${chips.length} tokens` + (name ? ` · ${name.dataset.c}` : "");
+  return `<div class="tp-pin-title">${escape(text)}</div><dl>${row("tokens", count)}${rows.join("")}</dl>`;
 }
 
 const pin = { panel: null, target: null };

@@ -6,25 +6,33 @@
   button) clears one entry. Subtle: the store, not ``load`` itself, is the cached resource, because
   a loader wrapped in ``st.cache_resource`` would record the progress bar it draws and replay it on
   every later cache hit; here the progress bar is drawn outside any cached function.
-- ``analyze(key, text, allow_special)`` is an ``st.cache_resource`` too: a 1 MB text has ~250,000
-  ``Token``s, and ``st.cache_data`` would pickle and unpickle them on every rerun. The result is
-  frozen, so sharing it between sessions is safe.
-- ``spans_html(...)`` is an ``st.cache_data``: a string is cheap to copy, and building it for 5,000
-  tokens is the slow part of a rerun that only toggles whitespace back and forth.
+- ``analyze(key, text, allow_special)`` and ``spans_html(...)`` keep their results in process-wide
+  caches bounded by *memory*, not by count (``ui.bounded.SizedCache``, sizes from
+  ``ANALYSES_MB`` and ``SPANS_MB``): a stream of distinct megabyte texts cannot grow the server
+  without end. An analysis keeps its tokens packed (``core.packed.PackedTokens``, ~20 bytes a
+  token instead of ~190), so one 1 MB text under four tokenizers is ~30 MB, not ~300 MB. Keys hold
+  a digest of the text, not the text. Results are frozen, so sharing them between sessions is safe.
+- A text over ``BIG_TEXT_BYTES`` is encoded by one session at a time: two users pasting 5 MB at once
+  would otherwise hold two sets of ~2 million ``Token`` objects before they are packed.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
 from core.metrics import TextCounts, text_counts
+from core.packed import PackedTokens
 from core.types import ADDED, Token
+from ui.bounded import SizedCache
 from ui.spans import DEFAULT_LIMIT, render_spans
 
 Progress = Callable[[float, str], None]
@@ -44,10 +52,11 @@ class Analysis:
     """One text under one tokenizer: its tokens, counts, and whether the round trip loses text."""
 
     key: str
-    tokens: tuple[Token, ...]
+    tokens: Sequence[Token]  # a PackedTokens when it comes from compute_analysis
     counts: TextCounts
     lossy: bool  # decode(encode(text)) != text
     seconds: float  # time to encode, decode and count
+    added: tuple[str, ...] = ()  # the literals of the tokens the tokenizer added (BOS, [CLS]), each once
 
 
 class TokenizerStore:
@@ -140,25 +149,64 @@ def retry(key: str) -> None:
     sources.forget_failures()
 
 
-@st.cache_resource(show_spinner=False, max_entries=48, ttl=3600)
+def _mb(name: str, default: int) -> int:
+    try:
+        return max(1, int(os.environ.get(name, default)))
+    except ValueError:
+        return default
+
+
+ANALYSES_MB = _mb("PLAYGROUND_ANALYSES_MB", 256)  # packed tokens of every cached analysis, together
+SPANS_MB = _mb("PLAYGROUND_SPANS_MB", 64)  # span HTML of every cached drawing, together
+BIG_TEXT_BYTES = 1_000_000
+_BIG_ENCODE = threading.BoundedSemaphore(1)
+
+
+def text_digest(text: str) -> str:
+    """A short, collision-safe name for a text, for cache keys (a key must not hold megabytes)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def analysis_size(analysis: Analysis) -> int:
+    tokens = analysis.tokens
+    return getattr(tokens, "nbytes", 200 * len(tokens)) + 512
+
+
+@st.cache_resource(show_spinner=False)
+def analyses() -> SizedCache[Analysis]:
+    """The analyses of this server process, shared by every session, at most ``ANALYSES_MB`` of them."""
+    return SizedCache(max_bytes=ANALYSES_MB * 1_000_000, size=analysis_size)
+
+
+@st.cache_resource(show_spinner=False)
+def drawings() -> SizedCache[str]:
+    """The span HTML of this server process, at most ``SPANS_MB`` of it."""
+    return SizedCache(max_bytes=SPANS_MB * 1_000_000, size=len)
+
+
 def analyze(key: str, text: str, allow_special: bool) -> Analysis:
     """Tokens, counts and the round-trip check of ``text`` under the (already loaded) tokenizer ``key``."""
     tokenizer = tokenizer_store().get(key)
     if isinstance(tokenizer, Unavailable):
         raise ValueError(f"{tokenizer.name} is unavailable: {tokenizer.reason}")
-    return compute_analysis(key, tokenizer, text, allow_special)
+    return analyses().get(
+        ("registry", key, text_digest(text), allow_special),
+        lambda: compute_analysis(key, tokenizer, text, allow_special),
+    )
 
 
 def compute_analysis(key: str, tokenizer: Any, text: str, allow_special: bool) -> Analysis:
     """``analyze`` for a tokenizer in hand (an uploaded one, which is not in the store)."""
     began = time.perf_counter()
-    tokens = tuple(tokenizer.encode(text, allow_special=allow_special))
-    lossy = tokenizer.decode([token.id for token in tokens if token.kind != ADDED]) != text
-    counts = text_counts(text, tokens)
-    return Analysis(key, tokens, counts, lossy, time.perf_counter() - began)
+    with _BIG_ENCODE if len(text) > BIG_TEXT_BYTES else contextlib.nullcontext():
+        tokens = tokenizer.encode(text, allow_special=allow_special)
+        lossy = tokenizer.decode([token.id for token in tokens if token.kind != ADDED]) != text
+        counts = text_counts(text, tokens)
+        added = tuple(dict.fromkeys(t.bytes.decode("utf-8", "replace") for t in tokens if t.kind == ADDED))
+        packed = PackedTokens(tokens)
+    return Analysis(key, packed, counts, lossy, time.perf_counter() - began, added)
 
 
-@st.cache_data(show_spinner=False, max_entries=128)
 def spans_html(
     key: str,
     text: str,
@@ -167,15 +215,16 @@ def spans_html(
     show_whitespace: bool,
     raw_pieces: bool,
     limit: int = DEFAULT_LIMIT,
+    more: str | None = None,
 ) -> str:
     """``render_spans`` of ``analyze(key, text, allow_special)``, cached per option set."""
-    analysis = analyze(key, text, allow_special)
-    tokenizer = tokenizer_store().get(key)
-    return render_spans(
-        text,
-        analysis.tokens,
-        show_whitespace=show_whitespace,
-        raw_pieces=raw_pieces,
-        piece=getattr(tokenizer, "piece", None),
-        limit=limit,
-    )
+    def draw() -> str:
+        analysis = analyze(key, text, allow_special)
+        tokenizer = tokenizer_store().get(key)
+        return render_spans(
+            text, analysis.tokens, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
+            piece=getattr(tokenizer, "piece", None), limit=limit, more=more,
+        )
+
+    options = (allow_special, show_whitespace, raw_pieces, limit, more)
+    return drawings().get(("registry", key, text_digest(text), options), draw)

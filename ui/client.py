@@ -1,8 +1,10 @@
 """Small pieces of JavaScript the pages run in the browser, as Streamlit components (v2, not iframed).
 
-- ``pin_facts()``: mounted on every page by ``ui.nav.page_setup``. A click or tap on a token pins
-  its facts in a readable panel, and a span box scrolls itself only once clicked
-  (``assets/pin.js``; the facts come from the pills' ``data-*`` attributes, see ``ui.spans``).
+- ``pin_facts()``: mounted on every page by ``ui.nav.page_setup``. Two scripts: the spans' own
+  (``assets/spans.js``: each token's facts derived from the compact markup, one hover tooltip for
+  every span box, "Show more" pressed when a box's end scrolls into view), and the pin panel
+  (``assets/pin.js``: a click or tap on a token pins its facts; a span box scrolls itself only once
+  clicked).
 - ``step_keys(...)``: the scrubber's queue of key presses and clicks (``assets/scrubber.js``), used by
   ``ui.scrubber``.
 
@@ -20,18 +22,23 @@ import streamlit as st
 from ui.widgets import ASSETS_DIR
 
 PIN_JS = (ASSETS_DIR / "pin.js").read_text(encoding="utf-8")
+SPANS_JS = (ASSETS_DIR / "spans.js").read_text(encoding="utf-8")
 STEP_JS = (ASSETS_DIR / "scrubber.js").read_text(encoding="utf-8")
 
 PIN_KEY = "tp_pin_facts"
+SPANS_KEY = "tp_span_tips"
 STEP_KEYS_PREFIX = "tp_steps_"  # + the scrubber's prefix; assets/spans.css hides these elements
 
 _pin = st.components.v2.component("tp_pin_facts", js=PIN_JS, isolate_styles=False)
+_spans = st.components.v2.component("tp_span_tips", js=SPANS_JS, isolate_styles=False)
 _steps = st.components.v2.component("tp_step_keys", js=STEP_JS, isolate_styles=False)
 
 
 def pin_facts() -> None:
-    """Install the pin panel and the span boxes' wheel handling (once per browser tab; idempotent)."""
+    """Install the spans' script, the pin panel and the boxes' wheel handling (once per browser tab;
+    idempotent)."""
     with st.sidebar:
+        _spans(key=SPANS_KEY)
         _pin(key=PIN_KEY)
 
 

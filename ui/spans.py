@@ -16,33 +16,42 @@ What it draws and why:
 - Zero-width tokens (``ADDED``: BOS, ``[CLS]``) are badges at their position; ``SPECIAL`` tokens
   read from the text are badges over their text; byte-fallback and unknown tokens get their own style.
 - Text no token covers (the spaces BERT drops) is drawn plain and muted, so the whole text shows.
-- A pill never breaks inside: it does not wrap (``white-space: pre``) and a ``<wbr>`` after each
-  item lets the line break between pills instead. A token longer than ``LONG_CHARS`` is one box
+- A pill never breaks inside: it does not wrap (``white-space: pre``) and a ``<wbr>`` between
+  items lets the line break between pills instead. A token longer than ``LONG_CHARS`` is one box
   that wraps inside itself (``tp-long``); a token holding a line break is drawn one box per line,
   the real line break between them, each box marked as continued (``tp-more`` / ``tp-cont``).
-- Every pill carries its facts as ``data-*`` attributes (``data-id``, ``data-b`` hex bytes,
-  ``data-p`` piece, ``data-x`` extra line; the kind is its class): the page's pin panel
-  (``assets/pin.js``) shows them on a click or tap, where a hover tooltip cannot reach.
 
-Colors and shapes live in ``assets/spans.css`` (class names prefixed ``tp-``).
+The markup is compact (a 10 KB text is thousands of pills, and every byte of each is sent, sanitized
+and laid out by the browser): a pill is ``<b class=c5>Hello</b>``, its color the class ``cN``; the
+ids of a box's tokens are one ``data-ids`` list on the box (base 36). A token's bytes and piece are derived in the browser from what it shows, and
+written out only where they cannot be (``ui.span_facts`` states the protocol); one delegated script
+(``assets/spans.js``) shows them on hover and pins them on a click or tap. Whitespace marks are
+``i`` elements, a group is ``span.tp-group`` (its text, then its chips in ``s``; the CSS counts
+them), text no token covers is ``span.tp-gap``.
+
+Colors and shapes live in ``assets/spans.css`` (class names prefixed ``tp-``; the pill's own short
+classes are scoped under ``.tp-spans``).
 """
 
 from __future__ import annotations
 
 import codecs
 import html
+import itertools
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from core.textio import without_surrogates
 from core.types import ADDED, BYTE_FALLBACK, SPECIAL, UNKNOWN, Token
+from ui.span_facts import attribute, choose_spelling, facts_attributes, id36, parsed
 
 PALETTE_SIZE = 16
 DEFAULT_LIMIT = 5000
+MANY_TOKENS = 300  # a box drawing more is marked data-big (assets/spans.css: content-visibility)
 # A token with more characters than this may be wider than a narrow column: it gets one box that
 # wraps inside itself instead of overflowing the line.
 LONG_CHARS = 12
-_BREAK = "<wbr>"  # after each pill: the line may break between pills, never inside one
+_BREAK = "<wbr>"  # between items: the line may break between pills, never inside one
 
 # Whitespace marks for the "show whitespace" toggle. The real newline is kept after ↵ so lines break.
 WHITESPACE_MARKS = {" ": "·", "\t": "→", "\n": "↵\n", "\r": "␍", "\u00a0": "⍽", "\u3000": "□"}
@@ -50,11 +59,14 @@ WHITESPACE_MARKS = {" ": "·", "\t": "→", "\n": "↵\n", "\r": "␍", "\u00a0"
 _TITLE_MARKS = str.maketrans({" ": "·", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "⍽"})
 
 _KIND_CLASS = {BYTE_FALLBACK: "tp-byte", UNKNOWN: "tp-unk", SPECIAL: "tp-special", ADDED: "tp-added"}
-_KIND_NOTE = {
-    BYTE_FALLBACK: "byte-fallback piece",
-    UNKNOWN: "unknown token: the text under it is lost",
-    SPECIAL: "special token",
-    ADDED: "added by the tokenizer, not in the text",
+
+# Invisible characters that a tokenizer may split into a group of their own: name them, or the
+# group shows "2 tokens E2 80 8D" over nothing.
+_CLUSTER_NAMES = {
+    "\u200d": "zero-width joiner", "\u200c": "zero-width non-joiner", "\u200b": "zero-width space",
+    "\u2060": "word joiner", "\ufeff": "byte order mark", "\u00ad": "soft hyphen",
+    "\u200e": "left-to-right mark", "\u200f": "right-to-left mark", "\u034f": "combining grapheme joiner",
+    "\ufe0f": "emoji presentation selector", "\ufe0e": "text presentation selector",
 }
 
 
@@ -96,7 +108,8 @@ def render_ids(tokens: Sequence[Token]) -> str:
     >>> render_ids([Token(15496, b"Hello", 0, 5), Token(995, b" world", 5, 11)])
     '[15496, 995]'
     """
-    return "[" + ", ".join(str(token.id) for token in tokens) + "]"
+    ids = getattr(tokens, "ids", None)  # a PackedTokens lists its ids without building tokens
+    return "[" + ", ".join(map(str, ids) if ids is not None else (str(token.id) for token in tokens)) + "]"
 
 
 def render_spans(
@@ -109,24 +122,39 @@ def render_spans(
     limit: int = DEFAULT_LIMIT,
     highlight: Collection[int] = (),
     extra_title: Callable[[Token], str] | None = None,
+    more: str | None = None,
 ) -> str:
     """HTML for ``tokens`` of ``text`` as colored pills; every piece of text in it is escaped.
 
-    ``piece(id)`` gives the raw vocabulary string ("Ġworld", "▁world", "##ing"): it is shown in the
-    tooltip, and instead of the text when ``raw_pieces`` is on. ``highlight`` holds token *indices*
-    (positions in ``tokens``, not ids): "the spans the k-th merge created" is a set of positions,
-    and an id would light up every occurrence. ``extra_title(token)`` adds a line to the tooltip
-    (a merge rank, a score). After ``limit`` tokens the drawing stops with a note saying how many
-    there are in all.
+    ``piece(id)`` gives the raw vocabulary string ("Ġworld", "▁world", "##ing"): it is one of the
+    token's facts, and is shown instead of the text when ``raw_pieces`` is on. ``highlight`` holds
+    token *indices* (positions in ``tokens``, not ids): "the spans the k-th merge created" is a set
+    of positions, and an id would light up every occurrence. ``extra_title(token)`` adds a line to
+    the token's facts (a merge rank, a score). After ``limit`` tokens the drawing stops with a note
+    saying how many there are in all; ``more`` names the Streamlit button that draws more (the
+    page's script presses it when the box is scrolled to its end).
 
-    >>> render_spans("hi", [Token(6151, b"hi", 0, 2)]).count('class="tp-t ')
-    1
+    >>> render_spans("hi", [Token(6151, b"hi", 0, 2)])
+    '<div class="tp-spans" data-s=t data-ids=4qv><b class=c8>hi</b></div>'
     """
     if limit < 0:
         raise ValueError("limit must be 0 or more (the number of tokens to draw)")
     text = without_surrogates(text)  # as the tokenizers read it: one U+FFFD each, offsets kept
-    marks = _Marks(show_whitespace)
-    out: list[str] = ['<div class="tp-spans">']
+    pieces = _Pieces(piece)
+    head = list(itertools.islice(tokens, min(limit, 300)))
+    style = _Style(
+        marks=_Marks(show_whitespace), raw=raw_pieces and piece is not None, pieces=pieces,
+        spelling=choose_spelling(head, pieces if piece is not None else None), extra=extra_title,
+    )
+    classes = "tp-spans tp-raw" if style.raw else "tp-spans"
+    more_attribute = f' data-more="{attribute(more)}"' if more and limit < len(tokens) else ""
+    out: list[str] = []
+
+    def add(item: str) -> None:
+        if out and not out[-1].endswith("\n"):  # after a line break the line breaks anyway
+            out.append(_BREAK)
+        out.append(item)
+
     cursor = 0
     drawn = 0
     previous_color: int | None = None
@@ -135,34 +163,29 @@ def render_spans(
             break
         first = group.members[0][1]
         if first.start > cursor:
-            out.append(_gap(text[cursor : first.start], marks))
-            out.append(_BREAK)
+            add(_gap(text[cursor : first.start], style.marks))
             previous_color = None
         if len(group.members) == 1:
             index, token = group.members[0]
             color = token_color(token.id)
-            alt = color == previous_color
-            out.append(
-                _pill(text, token, marks=marks, alt=alt, raw=raw_pieces, piece=piece,
-                      highlighted=index in highlight, extra_title=extra_title)
-            )
+            add(_pill(text, token, style, alt=color == previous_color, highlighted=index in highlight))
             previous_color = None if token.start == token.end else color
         else:
-            out.append(
-                _group(text, group, marks=marks, raw=raw_pieces, piece=piece,
-                       highlight=highlight, extra_title=extra_title)
-            )
+            add(_group(text, group, style, highlight=highlight))
             previous_color = None
-        out.append(_BREAK)
         cursor = max(cursor, group.end)
         drawn += len(group.members)
+    if drawn == len(tokens) and cursor < len(text):
+        add(_gap(text[cursor:], style.marks))
+    ids = ",".join(id36(token.id) for token in itertools.islice(tokens, drawn)) or '""'
+    big = " data-big" if drawn > MANY_TOKENS else ""  # the browser may skip laying it out while off screen
+    out.insert(0, f'<div class="{classes}"{big} data-s={style.spelling} data-ids={ids}{more_attribute}>')
     if drawn < len(tokens):
         out.append(
-            f'<div class="tp-limit">showing {drawn:,} of {len(tokens):,} tokens — '
-            "counts below cover the whole text</div>"
+            f"<div class=tp-limit>showing {drawn:,} of {len(tokens):,} tokens — "
+            + ("scroll to the end of the box or press Show more for the rest; the " if more_attribute else "")
+            + "counts below cover the whole text</div>"
         )
-    elif cursor < len(text):
-        out.append(_gap(text[cursor:], marks))
     out.append("</div>")
     return "".join(out)
 
@@ -226,170 +249,167 @@ def _groups(tokens: Sequence[Token]) -> Iterator[_Group]:
 
 
 class _Marks:
-    """Escapes a piece of text for HTML, optionally making its whitespace visible."""
+    """Escapes a piece of text for HTML, optionally making its whitespace visible.
+
+    ``read(text)`` is what the browser reads back from that HTML (marks turned back into the
+    characters they stand for): the label ``ui.span_facts`` derives a token's bytes from.
+    """
 
     def __init__(self, show_whitespace: bool) -> None:
         self.show = show_whitespace
 
     def newline_mark(self) -> str:
         """The ↵ drawn at the end of a box whose line ends in the token (nothing when marks are off)."""
-        return '<span class="tp-ws">↵</span>' if self.show else ""
+        return "<i>↵</i>" if self.show else ""
 
     def __call__(self, text: str) -> str:
         if not self.show or not any(ch in WHITESPACE_MARKS for ch in text):
             # subtle: an HTML parser reads a raw carriage return as a line break; it is invisible
             # anyway, and the "\n" of a "\r\n" is the break
-            return html.escape(text.replace("\r", ""), quote=True)
+            return html.escape(text.replace("\r", ""), quote=False)
         parts: list[str] = []
         for ch in text:
             mark = WHITESPACE_MARKS.get(ch)
             if mark is None:
-                parts.append(html.escape(ch, quote=True))
+                parts.append(html.escape(ch, quote=False))
             elif ch == "\n":
-                parts.append('<span class="tp-ws">↵</span>\n')
+                parts.append("<i>↵</i>\n")
             else:
-                parts.append(f'<span class="tp-ws">{mark}</span>')
+                parts.append(f"<i>{mark}</i>")
         return "".join(parts)
 
-
-def _facts(token: Token, piece: Callable[[int], str] | None, extra: Callable[[Token], str] | None) -> str:
-    """One token's facts as attributes: a hover ``title`` (id, hex bytes and length, printable piece,
-    kind, extra) and the same as ``data-*`` for the pin panel; every value escaped."""
-    hexed = hex_bytes(token.bytes)
-    lines = [f"id {token.id}", f"bytes {hexed or '(none)'} · {len(token.bytes)} B"]
-    shown = (piece(token.id) if piece is not None else printable(token.bytes)).translate(_TITLE_MARKS)
-    lines.append(f"piece {shown!s}" if shown else "piece (empty)")
-    if token.kind in _KIND_NOTE:
-        lines.append(_KIND_NOTE[token.kind])
-    extra_line = extra(token) if extra is not None else ""
-    if extra_line:
-        lines.append(extra_line)
-    title = html.escape("\n".join(lines), quote=True)
-    out = f' title="{title}" data-id="{token.id}" data-b="{hexed}" data-p="{html.escape(shown, quote=True)}"'
-    if extra_line:
-        out += f' data-x="{html.escape(extra_line, quote=True)}"'
-    return out
+    def read(self, text: str) -> str:
+        return parsed(text if self.show else text.replace("\r", ""))
 
 
-def _pill(
-    text: str,
-    token: Token,
-    *,
-    marks: _Marks,
-    alt: bool,
-    raw: bool,
-    piece: Callable[[int], str] | None,
-    highlighted: bool,
-    extra_title: Callable[[Token], str] | None,
-) -> str:
+class _Pieces:
+    """``piece(id)`` looked up once per id per drawing (a vocabulary lookup is not free)."""
+
+    def __init__(self, piece: Callable[[int], str] | None) -> None:
+        self._piece = piece
+        self.known = piece is not None
+        self._known: dict[int, str] = {}
+
+    def __call__(self, token_id: int) -> str:
+        found = self._known.get(token_id)
+        if found is None:
+            found = self._known[token_id] = self._piece(token_id) if self._piece is not None else ""
+        return found
+
+    def fact(self, token: Token) -> str:
+        """The piece a token's facts give: the vocabulary string, or (without one) its bytes as text."""
+        if self._piece is None:
+            return token.bytes.decode("utf-8", errors=_HEX_ESCAPE)
+        return self(token.id)
+
+
+@dataclass(frozen=True)
+class _Style:
+    marks: _Marks
+    raw: bool
+    pieces: _Pieces
+    spelling: str
+    extra: Callable[[Token], str] | None
+
+    def facts(self, token: Token, label: str, how: str) -> str:
+        extra = self.extra(token) if self.extra is not None else ""
+        return facts_attributes(token, label, how=how, spelling=self.spelling,
+                                piece=self.pieces.fact(token), extra=extra or "")
+
+
+def _classes(*names: str) -> str:
+    """A class attribute, unquoted when it holds one name."""
+    kept = [name for name in names if name]
+    return f"class={kept[0]}" if len(kept) == 1 else f'class="{" ".join(kept)}"'
+
+
+def _pill(text: str, token: Token, style: _Style, *, alt: bool, highlighted: bool) -> str:
     """One token: a pill over its characters, or a badge for special and zero-width tokens.
 
     Subtle: a pill never wraps, so a token holding a line break is one box per line with the real
     line break between the boxes (in raw mode the break goes before the piece when the piece's
     word comes after it: SentencePiece's "▁return" over "\\n    return" starts the new line).
     """
-    classes = ["tp-t", f"tp-c{token_color(token.id)}"]
-    if token.kind in _KIND_CLASS:
-        classes.append(_KIND_CLASS[token.kind])
-    if alt:
-        classes.append("tp-alt")
-    if highlighted:
-        classes.append("tp-hl")
+    names = [f"c{token_color(token.id)}", _KIND_CLASS.get(token.kind, ""),
+             "tp-alt" if alt else "", "tp-hl" if highlighted else ""]
     covered = text[token.start : token.end]
-    facts = _facts(token, piece, extra_title)
     before = after = ""
     if token.kind in (SPECIAL, ADDED):
-        label = html.escape(piece(token.id) if piece is not None else _literal(token), quote=True)
-    elif raw and piece is not None:
-        shown = piece(token.id)
-        label = html.escape(shown, quote=True)
+        shown = style.pieces(token.id) if style.pieces.known else _literal(token)
+        label, read, how = html.escape(shown, quote=False), parsed(shown), "raw" if style.raw else "text"
+    elif style.raw:
+        shown = style.pieces(token.id)
+        label, read, how = html.escape(shown, quote=False), parsed(shown), "raw"
         lead = len(covered) - len(covered.lstrip())
         breaks = covered.count("\n")
         ahead = covered[:lead].count("\n") if lead < len(covered) else (breaks if shown.startswith("\u2581") else 0)
         before, after = "\n" * ahead, "\n" * (breaks - ahead)
-        classes.append("tp-raw")
     elif token.start >= token.end:
         # A zero-width text token (SentencePiece's inserted "▁"): show what it stands for; one that
         # stands for no text (character BPE's bare "</w>") shows its piece.
-        shown = printable(token.bytes) or (piece(token.id) if piece is not None else "")
-        label = html.escape(shown, quote=True) or "∅"
-        classes.append("tp-zw")
+        shown = printable(token.bytes) or (style.pieces(token.id) if style.pieces.known else "") or "∅"
+        label, read, how = html.escape(shown, quote=False), parsed(shown), "text"
+        names.append("tp-zw")
     elif "\n" in covered:
-        return _lines(covered, classes, facts, marks)
+        return _lines(covered, token, names, style)
     else:
-        label = marks(covered)
+        label, read, how = style.marks(covered), style.marks.read(covered), "text"
         if len(covered) > LONG_CHARS:
-            classes.append("tp-long")
-    return f'{before}<span class="{" ".join(classes)}"{facts} tabindex="-1">{label}</span>{after}'
+            names.append("tp-long")
+    return f"{before}<b {_classes(*names)}{style.facts(token, read, how)}>{label}</b>{after}"
 
 
-def _lines(covered: str, classes: list[str], facts: str, marks: _Marks) -> str:
-    """A token holding line breaks: one box per line, the line breaks between them (outside)."""
+def _lines(covered: str, token: Token, names: list[str], style: _Style) -> str:
+    """A token holding line breaks: one box per line, the line breaks between them (outside).
+
+    The first box stands for the token; the boxes after it (``tp-cont``) and the line breaks
+    between and after them belong to it (``ui.span_facts`` reads its label through them).
+    """
     lines = covered.split("\n")
     ends_with_break = len(lines) > 1 and not lines[-1]
     if ends_with_break:
         lines.pop()  # no empty box at the start of the next line
+    facts = style.facts(token, style.marks.read(covered), "text")
     boxes = []
     for i, line in enumerate(lines):
         last = i == len(lines) - 1
-        shape = (" tp-cont" if i else "") + ("" if last else " tp-more")
-        label = marks(line) + (marks.newline_mark() if not last or ends_with_break else "")
-        boxes.append(f'<span class="{" ".join(classes)}{shape}"{facts} tabindex="-1">{label}</span>')
+        shape = ["tp-cont" if i else "", "" if last else "tp-more"]
+        label = style.marks(line) + (style.marks.newline_mark() if not last or ends_with_break else "")
+        boxes.append(f"<b {_classes(*names, *shape)}{facts if not i else ''}>{label}</b>")
     return "\n".join(boxes) + ("\n" if ends_with_break else "")
 
 
-def _group(
-    text: str,
-    group: _Group,
-    *,
-    marks: _Marks,
-    raw: bool,
-    piece: Callable[[int], str] | None,
-    highlight: Collection[int],
-    extra_title: Callable[[Token], str] | None,
-) -> str:
+def _group(text: str, group: _Group, style: _Style, *, highlight: Collection[int]) -> str:
     """Tokens that share characters: the characters once, a counter, and each token's bytes."""
     start = group.members[0][1].start
     covered = text[start : group.end]
-    classes = ["tp-group"]
+    names = ["tp-group"]
     if any(token.kind == BYTE_FALLBACK for _, token in group.members):
-        classes.append("tp-byte")
+        names.append("tp-byte")
     if any(index in highlight for index, _ in group.members):
-        classes.append("tp-hl")
+        names.append("tp-hl")
     chips = []
     for _, token in group.members:
-        shown = piece(token.id) if raw and piece is not None else hex_bytes(token.bytes)
-        chips.append(
-            f'<span class="tp-gb tp-c{token_color(token.id)}"{_facts(token, piece, extra_title)}>'
-            f"{html.escape(shown, quote=True)}</span>"
-        )
-    count = len(group.members)
+        shown = style.pieces(token.id) if style.raw else hex_bytes(token.bytes)
+        how = "raw" if style.raw else "hex"
+        chips.append(f"<b class=c{token_color(token.id)}{style.facts(token, parsed(shown), how)}>"
+                     f"{html.escape(shown, quote=False)}</b>")
     name = _CLUSTER_NAMES.get(covered)
-    label = f"{count} tokens" + (f" · {name}" if name else "")
-    title = html.escape(f"{count} tokens share {printable(covered.encode())!s}" + (f" ({name})" if name else ""),
-                        quote=True)
+    named = f' data-c="{attribute(name)}"' if name else ""
     return (
-        f'<span class="{" ".join(classes)}" title="{title}" data-n="{count}" tabindex="-1">'
-        f'<span class="tp-gtext">{marks(covered)}</span>'
-        f'<span class="tp-gcount">{html.escape(label)}</span>'
-        f'<span class="tp-gchips">{"".join(chips)}</span>'
-        "</span>"
+        f"<span {_classes(*names)}>{_group_text(style.marks(covered))}"
+        f"<s{named}>{''.join(chips)}</s></span>"
     )
 
 
-# Invisible characters that a tokenizer may split into a group of their own: name them, or the
-# group shows "2 tokens E2 80 8D" over nothing.
-_CLUSTER_NAMES = {
-    "\u200d": "zero-width joiner", "\u200c": "zero-width non-joiner", "\u200b": "zero-width space",
-    "\u2060": "word joiner", "\ufeff": "byte order mark", "\u00ad": "soft hyphen",
-    "\u200e": "left-to-right mark", "\u200f": "right-to-left mark", "\u034f": "combining grapheme joiner",
-    "\ufe0f": "emoji presentation selector", "\ufe0e": "text presentation selector",
-}
+def _group_text(label: str) -> str:
+    """A group's characters: a bare text node (an anonymous flex item), or ``u`` when marks are in it."""
+    return f"<u>{label}</u>" if "<" in label else label
 
 
 def _gap(covered: str, marks: _Marks) -> str:
     """Text no token covers: plain and muted, so the whole input still shows."""
-    return f'<span class="tp-gap" title="not covered by any token">{marks(covered)}</span>'
+    return f"<span class=tp-gap>{marks(covered)}</span>"
 
 
 def _literal(token: Token) -> str:

@@ -31,6 +31,7 @@ PG_SHOW_WHITESPACE = "pg_show_whitespace"
 PG_RAW_PIECES = "pg_raw_pieces"
 PG_ALLOW_SPECIAL = "pg_allow_special"  # read "<|endoftext|>" typed in the text as the special token
 PG_COLUMNS = "pg_columns"  # tokenizer columns per row
+PG_SHOWN = "pg_shown"  # tokens drawn per column beyond the first screenful: {view: count} (ui.columns)
 
 # Pretrained keys shown when the Playground opens; kept equal to core.pretrained.DEFAULT_KEYS
 # (a test checks it) so this module does not import the registry.
@@ -58,6 +59,7 @@ def playground_defaults() -> dict[str, Any]:
         PG_RAW_PIECES: False,
         PG_ALLOW_SPECIAL: False,
         PG_COLUMNS: 2,
+        PG_SHOWN: {},
     }
 
 

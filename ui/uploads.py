@@ -7,11 +7,13 @@ uploaded key). ``sidebar_uploader(prefix)`` draws the uploader with its pattern 
 Subtle, on privacy: the tokenizer objects live in ``st.session_state`` only, so another session
 cannot list or use them, and they go when the session ends. Analyses of uploaded tokenizers are
 cached process-wide under the *content hash* of the file: a session can only hit that cache entry
-by uploading the same file, so nothing is disclosed; the entries expire after ten minutes.
+by uploading the same file, so nothing is disclosed; the entries expire after ten minutes, and
+together they hold at most ``UPLOAD_RESULTS_MB`` (``ui.bounded.SizedCache``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import streamlit as st
@@ -26,6 +28,7 @@ from core.pretrained.uploaded import (
     read_upload,
 )
 from ui import cache, state
+from ui.bounded import SizedCache
 from ui.spans import DEFAULT_LIMIT, render_spans
 from ui.widgets import md_escape
 
@@ -97,37 +100,50 @@ def get_tokenizer(key: str, name: str | None = None) -> Any:
     return cache.get_tokenizer(key, name)
 
 
-@st.cache_resource(show_spinner=False, max_entries=16, ttl=600)
-def _analyze_upload(cache_id: str, text: str, allow_special: bool, _tokenizer: Any) -> cache.Analysis:
-    return cache.compute_analysis(cache_id, _tokenizer, text, allow_special)
+UPLOAD_RESULTS_MB = 64  # analyses and drawings of uploaded tokenizers, together
+UPLOAD_RESULTS_TTL_S = 600
+
+
+@st.cache_resource(show_spinner=False)
+def _results() -> SizedCache:
+    """Results of uploaded tokenizers, by the file's content hash: bounded in memory, gone after ten minutes."""
+    def size(value: Any) -> int:
+        return len(value) if isinstance(value, str) else cache.analysis_size(value)
+
+    return SizedCache(max_bytes=UPLOAD_RESULTS_MB * 1_000_000, size=size, ttl=UPLOAD_RESULTS_TTL_S)
+
+
+def _analyze_upload(upload: Upload, text: str, allow_special: bool) -> cache.Analysis:
+    return _results().get(
+        ("analysis", upload.key, cache.text_digest(text), allow_special),
+        lambda: cache.compute_analysis(upload.key, upload.tokenizer, text, allow_special),
+    )
 
 
 def analyze(key: str, text: str, allow_special: bool) -> cache.Analysis:
     """``cache.analyze``, for registry and uploaded keys alike."""
     if not is_uploaded(key):
         return cache.analyze(key, text, allow_special)
-    upload = _uploads()[key]
-    analysis = _analyze_upload(upload.key, text, allow_special, upload.tokenizer)
-    return cache.Analysis(key, analysis.tokens, analysis.counts, analysis.lossy, analysis.seconds)
-
-
-@st.cache_data(show_spinner=False, max_entries=32, ttl=600)
-def _spans_upload(cache_id: str, text: str, allow_special: bool, show_whitespace: bool, raw_pieces: bool,
-                  limit: int, _tokenizer: Any) -> str:
-    analysis = _analyze_upload(cache_id, text, allow_special, _tokenizer)
-    return render_spans(text, analysis.tokens, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
-                        piece=_tokenizer.piece, limit=limit)
+    return dataclasses.replace(_analyze_upload(_uploads()[key], text, allow_special), key=key)
 
 
 def spans_html(
     key: str, text: str, *, allow_special: bool, show_whitespace: bool, raw_pieces: bool, limit: int = DEFAULT_LIMIT,
+    more: str | None = None,
 ) -> str:
     """``cache.spans_html``, for registry and uploaded keys alike."""
     if not is_uploaded(key):
         return cache.spans_html(key, text, allow_special=allow_special, show_whitespace=show_whitespace,
-                                raw_pieces=raw_pieces, limit=limit)
+                                raw_pieces=raw_pieces, limit=limit, more=more)
     upload = _uploads()[key]
-    return _spans_upload(upload.key, text, allow_special, show_whitespace, raw_pieces, limit, upload.tokenizer)
+
+    def draw() -> str:
+        analysis = _analyze_upload(upload, text, allow_special)
+        return render_spans(text, analysis.tokens, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
+                            piece=upload.tokenizer.piece, limit=limit, more=more)
+
+    options = (allow_special, show_whitespace, raw_pieces, limit, more)
+    return _results().get(("spans", upload.key, cache.text_digest(text), options), draw)
 
 
 # -- the uploader ----------------------------------------------------------------------------------

@@ -156,9 +156,10 @@ def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str) -> None:
     st.markdown(f"#### {md_escape(tokenizer.name)}")
     headline = f"**{counts.tokens:,} token{'' if counts.tokens == 1 else 's'}**"
     if counts.added:
-        literals = (t.bytes.decode("utf-8", "replace") for t in analysis.tokens if t.kind == ADDED)
-        added = ", ".join(dict.fromkeys(literals))  # in order of appearance, each once
-        headline += f" + {counts.added} added by the tokenizer ({md_escape(added)})"
+        literals = analysis.added or tuple(
+            dict.fromkeys(t.bytes.decode("utf-8", "replace") for t in analysis.tokens if t.kind == ADDED)
+        )  # in order of appearance, each once
+        headline += f" + {counts.added} added by the tokenizer ({md_escape(', '.join(literals))})"
     attribution = getattr(tokenizer, "attribution", None)  # "Built with Llama" stays in sight
     facts = [tokenizer.algorithm, f"{tokenizer.vocab_size:,} vocab", attribution]
     # one row: the count, and what the tokenizer is as the button of a popover that says where its
@@ -227,7 +228,7 @@ def export_menu(
     from ui import export
 
     stem = "".join(c if c.isalnum() else "_" for c in name).strip("_").lower() or "tokens"
-    title = f"{name}: {sum(1 for t in tokens):,} tokens"
+    title = f"{name}: {len(tokens):,} tokens"
 
     def svg() -> str:
         return export.spans_svg(text, tokens, piece=piece, show_whitespace=show_whitespace, title=title)

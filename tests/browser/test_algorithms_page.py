@@ -40,13 +40,13 @@ def test_the_grid_draws_nine_span_boxes_and_a_picked_size_adds_a_column(algorith
     assert page.locator(".al-rowhead").all_inner_texts()[0].startswith("BPE")
     # every cell has its count, and each box holds pills
     assert page.locator(".al-count").count() == 9
-    assert page.locator(".al-cell .tp-spans .tp-t").count() > 9 * 10
+    assert page.locator(".al-cell .tp-spans b").count() > 9 * 10
 
     page.locator('[data-testid="stButtonGroup"] button[data-variant="pills"]', has_text=re.compile(r"^2k$")).click()
     page.wait_for_function(f"() => document.querySelectorAll('{CELL_SPANS}').length === 12")
     assert sizes_on_screen(page) == ["300", "500", "1000", "2000"]
     new_cell = page.locator('.al-cell[data-algorithm="unigram"][data-size="2000"]')
-    assert new_cell.locator(".tp-t").count() > 0
+    assert new_cell.locator(".tp-spans b").count() > 0
 
     page.locator('[data-testid="stButtonGroup"] button[data-variant="pills"]', has_text=re.compile(r"^300$")).click()
     page.wait_for_function(f"() => document.querySelectorAll('{CELL_SPANS}').length === 9")
@@ -56,6 +56,6 @@ def test_the_grid_draws_nine_span_boxes_and_a_picked_size_adds_a_column(algorith
 def test_a_pill_never_breaks_across_lines_in_a_narrow_cell(algorithms_page: object) -> None:
     """A token is one box: in a cell, each pill's rectangles are one (inline pills would split)."""
     split = algorithms_page.evaluate(
-        "() => [...document.querySelectorAll('.al-cell .tp-t')].filter(e => e.getClientRects().length > 1).length"
+        "() => [...document.querySelectorAll('.al-cell .tp-spans > b')].filter(e => e.getClientRects().length > 1).length"
     )
     assert split == 0

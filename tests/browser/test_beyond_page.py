@@ -37,9 +37,10 @@ def test_it_renders_the_entropy_chart_the_patches_and_the_languages(beyond_page:
     page = beyond_page
     assert page.locator("h1", has_text="Beyond fixed tokenizers").count() == 1
     page.locator(".js-plotly-plot").nth(1).wait_for()  # entropy over the text, patches across languages
-    pills = page.locator(".tp-spans .tp-t")
+    pills = page.locator(".tp-spans > b:not(.tp-cont)")
     assert pills.count() == patches_shown(page) > 1
-    assert "mean" in pills.first.get_attribute("title") and "bits" in pills.first.get_attribute("title")
+    note = pills.first.get_attribute("data-x")  # the tooltip's extra line
+    assert "mean" in note and "bits" in note
     assert page.get_by_text("Patches and tokens across languages").count() == 1
 
 
@@ -63,7 +64,7 @@ def test_the_views_switch(beyond_page: object) -> None:
     views = page.locator('[data-testid="stButtonGroup"]').first
     views.get_by_text("Bytes only", exact=True).click()
     page.get_by_text(re.compile(r"Your text as a byte-level model reads it: [\d,]+ bytes")).wait_for()
-    assert page.locator(".tp-spans .tp-t").count() > 100
+    assert page.locator(".tp-spans b").count() > 100
     views.get_by_text("Superwords", exact=True).click()
     page.get_by_text(re.compile(r"superwords learned after the transition")).wait_for()
     assert page.locator(".tp-spans").count() == 2  # the text under plain BPE and under SuperBPE

@@ -30,7 +30,7 @@ def tax_page(browser: object, app_url: str) -> Iterator[object]:
     page.set_default_timeout(120_000)
     page.goto(f"{app_url}/Language_tax")
     page.wait_for_selector(".js-plotly-plot .barlayer .point")
-    page.wait_for_selector(".lt-segments .tp-t")
+    page.wait_for_selector(".lt-segments .tp-spans b")
     try:
         yield page
     finally:

@@ -31,7 +31,7 @@ def test_the_address_is_a_link_to_the_view(browser, app_url: str) -> None:
         other = context.new_page()
         other.goto(page.url)
         other.wait_for_function(
-            "() => document.querySelectorAll('[data-testid=stHtml] > .tp-spans .tp-ws').length > 0", timeout=60_000
+            "() => document.querySelectorAll('[data-testid=stHtml] > .tp-spans i').length > 0", timeout=60_000
         )
         other.wait_for_function(
             "() => (document.querySelector('[data-testid=stTextArea] textarea') || {}).value === 'Linked text 2026'"

@@ -57,7 +57,7 @@ def test_the_playground_comes_back_as_it_was_left(page) -> None:
     page.locator(SIDEBAR).get_by_text("Show whitespace").click()
     page.locator(SIDEBAR).get_by_text("Raw pieces").click()
     page.locator(f"{SIDEBAR} [data-testid=stButtonGroup] button", has_text="3").first.click()
-    page.wait_for_function(f"() => document.querySelector('{SPANS} .tp-raw') !== null")
+    page.wait_for_function(f"() => document.querySelector('{SPANS}.tp-raw') !== null")
 
     go(page, "BPE step by step")
     page.wait_for_selector(".bpe-merge")
@@ -66,7 +66,7 @@ def test_the_playground_comes_back_as_it_was_left(page) -> None:
     assert page.locator("[data-testid=stTextArea] textarea").input_value() == "My own text, 2026."
     assert page.locator("[data-testid=stMultiSelect]").inner_text().count("T5 / FLAN-T5") == 1
     assert toggle_on(page, "Show whitespace") and toggle_on(page, "Raw pieces")
-    assert page.locator(f"{SPANS} .tp-raw").count() > 0
+    assert page.locator(f"{SPANS}.tp-raw").count() > 0
     assert boxes_per_row(page) == 3
 
 

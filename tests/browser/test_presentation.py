@@ -43,7 +43,7 @@ def test_the_playground_shows_pills_on_its_first_screen(projector, app_url) -> N
     page = projector
     present(page, app_url)
     wait_ready(page, 4)
-    first_pill = f"{SPANS} .tp-t"
+    first_pill = f"{SPANS} b"
     assert bottom(page, first_pill) <= 720, "no pill on the first screen"
 
 
@@ -51,7 +51,7 @@ def test_the_bpe_page_shows_the_merge_the_spans_and_the_race_on_one_screen(proje
     page = projector
     present(page, f"{app_url}/BPE_step_by_step")
     page.wait_for_selector(".bpe-merge")
-    for part in (".bpe-merge", ".bpe-col-spans .tp-spans .tp-t", ".bpe-board tbody tr"):
+    for part in (".bpe-merge", ".bpe-col-spans .tp-spans b", ".bpe-board tbody tr"):
         assert bottom(page, part) <= 720, f"{part} is below the fold"
     k, n = step_of(page)
     page.locator("h1").click()

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 SPLIT_PILLS_JS = """() => {
   const split = [];
   let count = 0;
-  for (const el of document.querySelectorAll('[data-testid=stHtml] > .tp-spans :is(.tp-t, .tp-group)')) {
+  for (const el of document.querySelectorAll('[data-testid=stHtml] > .tp-spans :is(b, .tp-group)')) {
     if (el.closest('.tp-group') && !el.classList.contains('tp-group')) continue;
     count += 1;
     const rects = [...el.getClientRects()].filter(r => r.width > 0.5 && r.height > 0.5);
@@ -79,8 +79,8 @@ def test_no_pill_splits_in_presentation_mode_at_1280x720(browser, app_url) -> No
 
 def test_a_tap_pins_the_facts_of_a_token(page) -> None:
     wait_ready(page, 4)
-    pill = page.locator(f"{SPANS} .tp-t[data-id]").nth(3)
-    token_id = pill.get_attribute("data-id")
+    pill = page.locator(f"{SPANS} > b").nth(3)
+    token_id = pill.evaluate("el => String(window.tpFacts(el).id)")
     pill.click()
     panel = page.locator(".tp-pin")
     panel.wait_for()
@@ -99,15 +99,16 @@ def test_a_tap_pins_the_facts_of_a_token(page) -> None:
 def test_a_group_of_byte_tokens_pins_each_token(page) -> None:
     wait_ready(page, 4)
     group = page.locator(f"{SPANS} .tp-group").first
-    group.locator(".tp-gtext").click()
+    box = group.bounding_box()
+    group.click(position={"x": box["width"] / 2, "y": 4})  # the characters, above the chips
     panel = page.locator(".tp-pin")
     panel.wait_for()
     assert "token 1" in panel.inner_text() and "token 2" in panel.inner_text()
-    chip = group.locator(".tp-gb").first
+    chip = group.locator("s > b").first
     chip.click()
     page.wait_for_function(
         "id => document.querySelector('.tp-pin') && document.querySelector('.tp-pin').innerText.includes(id)",
-        arg=chip.get_attribute("data-id"),
+        arg=chip.evaluate("el => String(window.tpFacts(el).id)"),
     )
 
 

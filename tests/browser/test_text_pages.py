@@ -90,7 +90,7 @@ def test_pretokenization_page_draws_chunks_and_keeps_xss_as_text(open_page) -> N
     no_exception(page)
     assert injected(page, ".tv-rows") == 0 and page.dialogs == []
     # a chunk is a pill with its number in the tooltip
-    assert "chunk 1 of" in page.locator(".tv-rows .tp-t").first.get_attribute("title")
+    assert "chunk 1 of" in page.locator(".tv-rows .tp-spans b").first.get_attribute("data-x")
 
 
 def test_pretokenization_invalid_regex_shows_an_error(open_page) -> None:

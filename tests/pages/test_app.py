@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui import state
+from ui import columns, state
+from ui.span_facts import read_facts
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
@@ -27,7 +28,7 @@ def headings(at: AppTest) -> list[str]:
 
 
 def spans(at: AppTest) -> list[str]:
-    return [h.proto.body for h in at.html if 'class="tp-spans"' in h.proto.body and "tp-legend" not in h.proto.body]
+    return [h.proto.body for h in at.html if 'class="tp-spans' in h.proto.body and "tp-legend" not in h.proto.body]
 
 
 def token_headlines(at: AppTest) -> list[str]:
@@ -113,7 +114,7 @@ def test_whitespace_and_raw_toggles() -> None:
     at.toggle(key=state.PG_SHOW_WHITESPACE).set_value(True).run()
     assert not at.exception
     if not unavailable(at):
-        assert "tp-ws" in spans(at)[0]
+        assert "<i>·</i>" in spans(at)[0]
         at.toggle(key=state.PG_RAW_PIECES).set_value(True).run()
         assert not at.exception
         assert "Ġb" in spans(at)[0]
@@ -241,7 +242,37 @@ def test_a_megabyte_of_text_keeps_exact_counts_and_caps_the_spans() -> None:
     assert table.loc["UTF-8 bytes"].tolist() == [len(text.encode())]
     (body,) = spans(at)
     tokens = int(table.loc["tokens"].iloc[0])
-    assert f"showing 5,000 of {tokens:,} tokens" in body and body.count('class="tp-t ') <= 5_000
+    drawn = len(read_facts(body))
+    assert drawn <= columns.MAX_FIRST_TOKENS and f"showing {drawn:,} of {tokens:,} tokens" in body
+
+
+def test_show_more_draws_the_next_tokens_with_exact_counts() -> None:
+    """The first screenful first; "Show more" doubles it (the browser presses it on scroll), to the end."""
+    text = "Tokens, one after another. " * 600
+    at = run_one("cl100k_base", text)
+    tokens = int(at.table[0].value.loc["tokens"].iloc[0])
+    (body,) = spans(at)
+    facts = read_facts(body)
+    first = len(facts)
+    assert columns.MIN_TOKENS <= first < tokens and 'data-more="pg_more_cl100k_base"' in body
+    covered = len(b"".join(f.bytes for f in facts).decode())
+    assert columns.SCREEN_CHARS[2] <= covered < columns.SCREEN_CHARS[2] + 40  # the first screenful of text
+    assert f"showing {first:,} of {tokens:,} tokens" in body
+    at.button(key="pg_more_cl100k_base").click().run()
+    assert not at.exception
+    (body,) = spans(at)
+    assert len(read_facts(body)) == 2 * first and f"showing {2 * first:,} of {tokens:,} tokens" in body
+    while any(button.key == "pg_more_cl100k_base" for button in at.button):
+        at.button(key="pg_more_cl100k_base").click().run()
+    (body,) = spans(at)
+    facts = read_facts(body)
+    assert len(facts) == tokens and "tp-limit" not in body and "data-more" not in body
+    assert b"".join(f.bytes for f in facts).decode() == text  # every token drawn, in order
+    assert int(at.table[0].value.loc["tokens"].iloc[0]) == tokens  # the counts never changed
+    at.toggle(key=state.PG_SHOW_WHITESPACE).set_value(True).run()  # a display switch keeps what was opened
+    assert len(read_facts(spans(at)[0])) == tokens
+    at.text_area(key=state.PG_TEXT).input(text + "!").run()  # a new text starts from the first screenful
+    assert len(read_facts(spans(at)[0])) == first
 
 
 def test_one_token_is_singular() -> None:

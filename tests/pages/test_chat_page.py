@@ -27,7 +27,7 @@ def cards(at: AppTest) -> list[str]:
 def test_default_shows_every_format_with_spans_and_costs() -> None:
     at = run_page()
     assert cards(at) == [f"#### {md_escape(f.title)}" for f in cf.FORMATS.values()]
-    spans = [h.proto.body for h in at.html if h.proto.body.startswith('<div class="tp-spans">')]
+    spans = [h.proto.body for h in at.html if h.proto.body.startswith('<div class="tp-spans')]
     unavailable = [h for h in at.html if h.proto.body.startswith('<div class="tp-unavailable">')]
     assert len(spans) + len(unavailable) == len(cf.FORMATS) and len(spans) >= 3
     assert any("tp-special" in body for body in spans)

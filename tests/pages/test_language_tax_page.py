@@ -56,7 +56,7 @@ def test_default_view_charts_the_sample_and_shows_the_dearest_language_as_tokens
     focus = at.selectbox(key=state.LT_FOCUS).value
     assert charts[0].startswith(sample.language(focus).name)  # the dearest language is the one shown
     boxes = segments(at)
-    assert len(boxes) == 2 and 'lang="en"' in boxes[0] and "tp-t" in boxes[1]
+    assert len(boxes) == 2 and 'lang="en"' in boxes[0] and "<b class=" in boxes[1]
     assert boxes[0].count('class="tp-spans"') == 6  # six sentences, each tokenized on its own
     headers = focus_headers(at)
     assert headers[0].startswith("**English** · ") and "(1.00×)" in headers[0]

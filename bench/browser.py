@@ -1,0 +1,231 @@
+"""How long the Playground takes in a real browser: issue 12's table, measured in chromium.
+
+Run (from the repository root, with the data folder):
+``PLAYGROUND_DATA_DIR=../shared/data .venv/bin/python bench/browser.py [--runs 3] [--app-dir DIR]``
+
+It starts ``streamlit run app.py`` (from ``--app-dir``, default this checkout: point it at an
+exported older commit to compare) on a free local port, opens it in Debian's chromium through
+Playwright (1440×900, the default two columns per row) and times, from the action to the moment every
+span box shows the result (checked on each animation frame), the median over ``--runs`` of:
+
+- apply 1 KB / 10 KB / 100 KB of the multilingual sample (Ctrl+Enter in the text area) → the four
+  default columns show it (each run a distinct text: the server tokenizes it afresh);
+- with 50 KB applied: the whitespace, raw-pieces and columns-per-row switches, each way;
+- typing 40 characters into the text area holding 100 KB: the longest main-thread task (a stall);
+- 400 KB uploaded with every available tokenizer selected → every column shows it; then raw pieces.
+
+For each it also prints the megabytes the browser received over the websocket for that action
+(a rerun that changes nothing big should receive little). Targets from the issue are printed next
+to the numbers. Not a test: the numbers depend on the machine and its load (printed too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.browser_common import BOXES_JS, IDLE_JS, ROOT, chromium, load_average, sample_text, serve  # noqa: E402
+
+TARGETS = {
+    "apply 1 KB": "—", "apply 10 KB": "< 0.5 s", "apply 100 KB": "< 1.5 s",
+    "50 KB whitespace on": "< 0.5 s", "50 KB whitespace off": "< 0.5 s",
+    "50 KB raw pieces on": "< 0.5 s", "50 KB raw pieces off": "< 0.5 s",
+    "50 KB 1 column per row": "< 0.5 s", "50 KB 2 columns per row": "< 0.5 s",
+    "typing, 100 KB in the area": "no stall", "400 KB, all tokenizers": "< 4 s",
+    "400 KB raw pieces on": "< 1 s", "400 KB raw pieces off": "< 1 s",
+}
+
+
+# Whitespace marks and the raw view, in the compact markup (i marks, box class tp-raw) and in the
+# older one (span.tp-ws, pill class tp-raw), so one script measures both.
+WS = "box.querySelector('.tp-ws, i')"
+RAW = "(box.matches('.tp-raw') || box.querySelector('.tp-raw') !== null)"
+
+
+class Wire:
+    """Counts the bytes the page receives over Streamlit's websocket."""
+
+    def __init__(self, page) -> None:
+        self.received = 0
+        page.on("websocket", self._attach)
+
+    def _attach(self, socket) -> None:
+        socket.on("framereceived", lambda payload: self._add(payload))
+
+    def _add(self, payload) -> None:
+        self.received += len(payload) if isinstance(payload, (bytes, bytearray)) else len(payload.encode())
+
+
+def wait_boxes(page, condition: str, count: int, timeout_ms: int = 120_000) -> None:
+    """Wait (checking on every animation frame) until ``count`` span boxes all satisfy ``condition(box)``."""
+    page.wait_for_function(
+        f"([n]) => {{ const boxes = {BOXES_JS}; return boxes.length === n && boxes.every(box => {condition}); }}",
+        arg=[count], polling="raf", timeout=timeout_ms,
+    )
+
+
+def wait_idle(page) -> None:
+    page.wait_for_function(f"() => {IDLE_JS}", timeout=120_000)
+    page.wait_for_timeout(300)  # the last deltas of the run
+
+
+def timed(page, wire: Wire, action: Callable[[], None], done: Callable[[], None]) -> tuple[float, float]:
+    """Seconds from ``action`` to ``done`` returning, and MB received until the run ended."""
+    wait_idle(page)
+    wire.received = 0
+    began = time.perf_counter()
+    action()
+    done()
+    seconds = time.perf_counter() - began
+    wait_idle(page)
+    return seconds, wire.received / 1e6
+
+
+def has_marker(marker: str) -> str:
+    return f"box.textContent.slice(0, 400).includes({marker!r})"
+
+
+def apply_text(page, text: str) -> None:
+    area = page.locator("[data-testid=stTextArea] textarea")
+    area.fill(text)
+
+
+def press_apply(page) -> None:
+    page.locator("[data-testid=stTextArea] textarea").press("Control+Enter")
+
+
+def sidebar_toggle(page, label: str) -> None:
+    page.locator("[data-testid=stSidebar] label", has_text=label).first.click()
+
+
+def per_row(page, n: int) -> None:
+    page.locator("[data-testid=stSidebar] [data-testid=stButtonGroup] button", has_text=str(n)).first.click()
+
+
+def longest_task_while_typing(page, characters: int = 40) -> float:
+    """The longest main-thread task (ms) while typing into the text area (0 when none passed 50 ms)."""
+    page.evaluate("""() => { window.__tpLong = 0;
+        new PerformanceObserver(list => { for (const e of list.getEntries())
+            window.__tpLong = Math.max(window.__tpLong, e.duration); }).observe({type: 'longtask'}); }""")
+    area = page.locator("[data-testid=stTextArea] textarea")
+    area.click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("typing along " * (characters // 13 + 1), delay=40)
+    page.wait_for_timeout(300)
+    return page.evaluate("() => window.__tpLong")
+
+
+def run(app_dir: Path, runs: int, big_kb: int) -> dict[str, list[tuple[float, float]]]:
+    results: dict[str, list[tuple[float, float]]] = {}
+
+    def record(name: str, value: tuple[float, float]) -> None:
+        results.setdefault(name, []).append(value)
+        print(f"  {name}: {value[0]:.2f} s, {value[1]:.2f} MB", file=sys.stderr, flush=True)
+
+    from core import pretrained
+
+    all_keys = list(pretrained.registry())
+    log = Path(tempfile.mkdtemp(prefix="bench-browser-")) / "server.log"
+    with serve(app_dir, log) as server, chromium() as browser:
+        context = browser.new_context(viewport={"width": 1440, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(120_000)
+        wire = Wire(page)
+        page.goto(server.url)
+        wait_boxes(page, "true", 4)
+        serial = 0
+        for size in (1_000, 10_000, 100_000):
+            for _ in range(runs):
+                serial += 1
+                marker = f"Run{serial}x{size} "
+                apply_text(page, sample_text(size, marker))
+                record(f"apply {size // 1000} KB", timed(page, wire, lambda: press_apply(page),
+                                                          lambda m=marker: wait_boxes(page, has_marker(m), 4)))
+        # display switches with 50 KB
+        apply_text(page, sample_text(50_000, "Switch50 "))
+        press_apply(page)
+        wait_boxes(page, has_marker("Switch50 "), 4)
+        switches = [
+            ("whitespace", "Show whitespace", f"{WS} !== null", f"{WS} === null"),
+            ("raw pieces", "Raw pieces", RAW, f"!({RAW})"),
+        ]
+        for _ in range(runs):
+            for name, label, on, off in switches:
+                record(f"50 KB {name} on", timed(page, wire, lambda lab=label: sidebar_toggle(page, lab),
+                                                  lambda c=on: wait_boxes(page, c, 4)))
+                record(f"50 KB {name} off", timed(page, wire, lambda lab=label: sidebar_toggle(page, lab),
+                                                   lambda c=off: wait_boxes(page, c, 4)))
+            record("50 KB 1 column per row", timed(page, wire, lambda: per_row(page, 1),
+                                                    lambda: wait_boxes(page, "box.clientWidth > 900", 4)))
+            record("50 KB 2 columns per row", timed(page, wire, lambda: per_row(page, 2),
+                                                     lambda: wait_boxes(page, "box.clientWidth < 800", 4)))
+        # typing with 100 KB in the text area
+        apply_text(page, sample_text(100_000, "Typing100 "))
+        press_apply(page)
+        wait_boxes(page, has_marker("Typing100 "), 4)
+        wait_idle(page)
+        for _ in range(runs):
+            record("typing, 100 KB in the area", (longest_task_while_typing(page) / 1000, 0.0))
+        context.close()
+
+        # every tokenizer, a big uploaded text
+        context = browser.new_context(viewport={"width": 1440, "height": 900})
+        page = context.new_page()
+        page.set_default_timeout(300_000)
+        wire = Wire(page)
+        page.goto(f"{server.url}/?page=playground&tokenizers={','.join(all_keys)}")
+        wait_idle(page)
+        page.wait_for_function(f"() => {BOXES_JS}.length > 0 && {IDLE_JS}", timeout=600_000)
+        page.wait_for_timeout(1_000)
+        available = page.evaluate(f"() => {BOXES_JS}.length")
+        results["_available"] = [(available, len(all_keys))]
+        folder = Path(tempfile.mkdtemp(prefix="bench-upload-"))
+        for i in range(runs):
+            marker = f"Big{i}x{big_kb} "
+            path = folder / f"big{i}.txt"
+            path.write_text(sample_text(big_kb * 1000, marker), encoding="utf-8")
+            uploader = page.locator("[data-testid=stFileUploaderDropzoneInput]").first
+            record(f"{big_kb} KB, all tokenizers", timed(
+                page, wire, lambda p=path, u=uploader: u.set_input_files(str(p)),
+                lambda m=marker: wait_boxes(page, has_marker(m), available, 600_000)))
+            record(f"{big_kb} KB raw pieces on", timed(
+                page, wire, lambda: sidebar_toggle(page, "Raw pieces"),
+                lambda: wait_boxes(page, RAW, available, 600_000)))
+            record(f"{big_kb} KB raw pieces off", timed(
+                page, wire, lambda: sidebar_toggle(page, "Raw pieces"),
+                lambda: wait_boxes(page, f"!({RAW})", available, 600_000)))
+        context.close()
+        results["_tracebacks"] = [(server.tracebacks(), 0)]
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--big-kb", type=int, default=400)
+    parser.add_argument("--app-dir", type=Path, default=ROOT, help="the checkout to serve (default: this one)")
+    args = parser.parse_args()
+    print(f"app: {args.app_dir} · load average before: {load_average()}")
+    results = run(args.app_dir.resolve(), max(1, args.runs), args.big_kb)
+    available, total = results.pop("_available")[0]
+    tracebacks = results.pop("_tracebacks")[0][0]
+    print(f"load average after: {load_average()} · tokenizers available: {available} of {total}"
+          f" · tracebacks in the server log: {tracebacks}")
+    print(f"{'action':<30}{'median s':>10}{'min s':>8}{'max s':>8}{'MB recv':>9}  target")
+    for name, values in results.items():
+        seconds = [s for s, _ in values]
+        received = statistics.median(mb for _, mb in values)
+        target = TARGETS.get(name, TARGETS.get(name.replace(f"{args.big_kb} KB", "400 KB"), ""))
+        print(f"{name:<30}{statistics.median(seconds):>10.2f}{min(seconds):>8.2f}{max(seconds):>8.2f}"
+              f"{received:>9.2f}  {target}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""The Playground's tokenizer columns, drawn progressively: the first screenful of tokens at once.
+
+A column first draws the tokens over the first ``SCREEN_CHARS`` characters of the text (about two
+box-heights at that column width; between ``MIN_TOKENS`` and ``MAX_FIRST_TOKENS`` tokens) and says
+how many there are in all; the counts above cover the whole text. Its "Show more" button doubles
+what is drawn, and ``assets/spans.js`` presses it when the end of the box scrolls into view, so
+scrolling reads on. Each column is an ``st.fragment``: showing more reruns that column alone, and
+its box is the only element sent again.
+
+How much a column shows lives in ``st.session_state[state.PG_SHOWN]`` under its *view* (tokenizer,
+text, special-token switch): a new text starts again from the first screenful, while the display
+switches (whitespace, raw pieces, columns) keep what was opened.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Sequence
+from operator import attrgetter
+from typing import Any
+
+import streamlit as st
+
+from core.types import Token
+from ui import cache, state, uploads, widgets
+from ui.cache import Analysis
+
+# Characters of text a column draws first, by columns per row: a box is 34em high (16 lines), and
+# at 1,440 px one column holds ~115 characters a line, two ~55, three ~35, four ~26.
+SCREEN_CHARS = {1: 3_000, 2: 1_500, 3: 1_000, 4: 800}
+MIN_TOKENS = 100
+MAX_FIRST_TOKENS = 1_500
+MAX_VIEWS = 64  # views remembered per session; the oldest is forgotten first
+
+
+def view_name(key: str, text: str, allow_special: bool) -> str:
+    return f"{key}|{cache.text_digest(text)}|{int(allow_special)}"
+
+
+def first_screen(tokens: Sequence[Token], per_row: int) -> int:
+    """How many tokens cover the first screenful of text at ``per_row`` columns per row."""
+    chars = SCREEN_CHARS.get(per_row, SCREEN_CHARS[2])
+    covering = bisect.bisect_left(tokens, chars, key=attrgetter("start"))  # starts only grow
+    return min(len(tokens), max(MIN_TOKENS, min(MAX_FIRST_TOKENS, covering)))
+
+
+def shown(view: str, first: int, total: int) -> int:
+    """Tokens to draw for ``view``: the first screenful, or what "Show more" opened since."""
+    return min(total, max(first, st.session_state.get(state.PG_SHOWN, {}).get(view, 0)))
+
+
+def show_more(view: str, limit: int, total: int) -> None:
+    """The "Show more" callback: draw twice as many tokens as now (all of them at most)."""
+    views = dict(st.session_state.get(state.PG_SHOWN, {}))
+    views.pop(view, None)
+    views[view] = min(total, 2 * limit)
+    while len(views) > MAX_VIEWS:
+        views.pop(next(iter(views)))
+    st.session_state[state.PG_SHOWN] = views
+
+
+@st.fragment
+def column(
+    key: str, tokenizer: Any, analysis: Analysis, text: str, *, allow_special: bool, show_whitespace: bool,
+    raw_pieces: bool, per_row: int,
+) -> None:
+    """One tokenizer's card (name, counts, spans) with its "Show more" button and its exports."""
+    total = len(analysis.tokens)
+    view = view_name(key, text, allow_special)
+    limit = shown(view, first_screen(analysis.tokens, per_row), total)
+    more_key = f"pg_more_{key}"
+    spans = uploads.spans_html(
+        key, text, allow_special=allow_special, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
+        limit=limit, more=more_key if limit < total else None,
+    )
+    widgets.tokenizer_card(tokenizer, analysis, spans)
+    if limit < total:
+        # subtle: a constant label: a button whose label changes is a new widget to Streamlit, and the
+        # old one lingers (stale) next to it while the fragment reruns
+        st.button(
+            "Show more", key=more_key, on_click=show_more, args=(view, limit, total),
+            icon=":material/expand_more:", type="tertiary",
+        )
+    widgets.export_menu(
+        text, analysis.tokens, name=tokenizer.name, piece=getattr(tokenizer, "piece", None),
+        show_whitespace=show_whitespace, key=f"pg_export_{key}",
+    )
