@@ -79,6 +79,7 @@ def test_no_pill_splits_in_presentation_mode_at_1280x720(browser, app_url) -> No
 
 def test_a_tap_pins_the_facts_of_a_token(page) -> None:
     wait_ready(page, 4)
+    page.wait_for_function("() => window.__tpPinInstalled")  # assets/pin.js listens: a tap from now on pins
     pill = page.locator(f"{SPANS} > b").nth(3)
     token_id = pill.evaluate("el => String(window.tpFacts(el).id)")
     pill.click()
@@ -98,6 +99,7 @@ def test_a_tap_pins_the_facts_of_a_token(page) -> None:
 
 def test_a_group_of_byte_tokens_pins_each_token(page) -> None:
     wait_ready(page, 4)
+    page.wait_for_function("() => window.__tpPinInstalled")
     group = page.locator(f"{SPANS} .tp-group").first
     box = group.bounding_box()
     group.click(position={"x": box["width"] / 2, "y": 4})  # the characters, above the chips
