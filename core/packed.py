@@ -66,7 +66,9 @@ class PackedTokens(Sequence[Token]):
                 return PackedTokens([self[i] for i in range(start, stop, step)])
             stop = max(start, stop)
             first, last = self._cuts[start], self._cuts[stop]
-            cuts = array("i", (cut - first for cut in self._cuts[start : stop + 1]))
+            cuts = self._cuts[start : stop + 1]
+            if first:  # rebased to the sliced bytes (a head slice, the common one, needs nothing)
+                cuts = array("i", (cut - first for cut in cuts))
             kinds = None if self._kinds is None else self._kinds[start:stop]
             return PackedTokens._parts(self._ids[start:stop], self._starts[start:stop], self._ends[start:stop],
                                        self._blob[first:last], cuts, kinds)

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import threading
@@ -162,8 +163,13 @@ BIG_TEXT_BYTES = 1_000_000
 _BIG_ENCODE = threading.BoundedSemaphore(1)
 
 
+@functools.lru_cache(maxsize=4)
 def text_digest(text: str) -> str:
-    """A short, collision-safe name for a text, for cache keys (a key must not hold megabytes)."""
+    """A short, collision-safe name for a text, for cache keys (a key must not hold megabytes).
+
+    Subtle: memoized, because a run asks for the digest of the same text once per column and cache;
+    the lookup hashes the ``str`` once (Python keeps a string's hash) and compares by identity.
+    """
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 

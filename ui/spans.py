@@ -287,13 +287,13 @@ class _Pieces:
 
     def __init__(self, piece: Callable[[int], str] | None) -> None:
         self._piece = piece
-        self.known = piece is not None
-        self._known: dict[int, str] = {}
+        self.known = piece is not None  # a vocabulary to ask
+        self._seen: dict[int, str] = {}
 
     def __call__(self, token_id: int) -> str:
-        found = self._known.get(token_id)
+        found = self._seen.get(token_id)
         if found is None:
-            found = self._known[token_id] = self._piece(token_id) if self._piece is not None else ""
+            found = self._seen[token_id] = self._piece(token_id) if self._piece is not None else ""
         return found
 
     def fact(self, token: Token) -> str:
