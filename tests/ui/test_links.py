@@ -143,3 +143,19 @@ def test_language_tax_link_round_trip() -> None:
     assert at.session_state[state.LT_LANGUAGES] == ["en", "fr", "hi"]
     assert at.session_state[state.LT_PRESET] is None  # languages picked by hand, as on the page
     assert at.session_state[state.LT_TOKENIZERS] == ["cl100k_base", "o200k_base"]
+
+
+def test_unicode_link_round_trip() -> None:
+    at = open_link("pages/5_Unicode_and_bytes.py", {"page": "unicode", "text": "ﬁ café", "view": "normalization"})
+    assert at.session_state[state.UC_TEXT] == "ﬁ café" and at.session_state[state.UC_VIEW] == "normalization"
+
+
+def test_pretokenization_link_round_trip() -> None:
+    at = open_link("pages/6_Pre-tokenization.py", {"page": "pretokenization", "text": "I'm 12345", "custom": r"\d+"})
+    assert at.session_state[state.PT_TEXT] == "I'm 12345" and at.session_state[state.PT_CUSTOM] == r"\d+"
+
+
+def test_pitfalls_link_round_trip() -> None:
+    at = open_link("pages/7_Pitfalls.py", {"page": "pitfalls", "case": "spelling", "tokenizers": "cl100k_base"})
+    assert at.session_state[state.PF_CASE] == "spelling"
+    assert at.session_state[state.PF_TOKENIZERS] == ["cl100k_base"]
