@@ -19,7 +19,9 @@ Definitions (stated once, here):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import regex
@@ -82,29 +84,29 @@ def count_words(text: str) -> int:
     return sum(1 for _ in _WORD.finditer(text))
 
 
-def text_counts(text: str, tokens: Sequence[Token] | int) -> TextCounts:
-    """Counts of ``text`` given its tokens, or just their number (e.g. from ``tokenizer.count``).
+def text_counts(text: str, tokens: Sequence[Token] | Mapping[str, int] | int) -> TextCounts:
+    """Counts of ``text`` given its tokens, how many there are of each kind (``Outline.kinds``), or
+    just their number (e.g. from ``tokenizer.count``).
 
     Subtle: with a number the kinds are unknown, so ``added``/``unknown``/... are ``None`` and the
-    number is taken as it is (the caller decides whether it includes a BOS).
+    number is taken as it is (the caller decides whether it includes a BOS). The sizes of the text
+    are measured once for the last few texts: a page counts one text under many tokenizers.
 
     >>> c = text_counts("héllo", [Token(1, b"h\\xc3\\xa9", 0, 2), Token(2, b"llo", 2, 5)])
     >>> (c.tokens, c.characters, c.utf8_bytes, c.words, c.bytes_per_token)
     (2, 5, 6, 1, 3.0)
+    >>> text_counts("héllo", {"text": 2}) == c
+    True
     """
-    characters = len(text)
-    utf8_bytes = len(text.encode("utf-8", errors="surrogatepass"))
-    words = count_words(text)
+    characters, utf8_bytes, words = _text_sizes(text)
     if isinstance(tokens, int):
         if tokens < 0:
             raise ValueError("a token count cannot be negative")
         return TextCounts(tokens, characters, utf8_bytes, words)
-    kinds: dict[str, int] = {}
-    for token in tokens:
-        kinds[token.kind] = kinds.get(token.kind, 0) + 1
+    kinds = tokens if isinstance(tokens, Mapping) else Counter(token.kind for token in tokens)
     added = kinds.get(ADDED, 0)
     return TextCounts(
-        tokens=len(tokens) - added,
+        tokens=sum(kinds.values()) - added,
         characters=characters,
         utf8_bytes=utf8_bytes,
         words=words,
@@ -113,3 +115,9 @@ def text_counts(text: str, tokens: Sequence[Token] | int) -> TextCounts:
         byte_fallback=kinds.get(BYTE_FALLBACK, 0),
         special=kinds.get(SPECIAL, 0),
     )
+
+
+@functools.lru_cache(maxsize=4)
+def _text_sizes(text: str) -> tuple[int, int, int]:
+    """(characters, UTF-8 bytes, words) of ``text``; memoized (Python keeps a string's hash)."""
+    return len(text), len(text.encode("utf-8", errors="surrogatepass")), count_words(text)

@@ -76,6 +76,16 @@ class SizedCache(Generic[V]):
                 with self._guard:
                     self._busy.pop(key, None)
 
+    def peek(self, key: Hashable) -> V | None:
+        """The value for ``key`` if it is held (and fresh), else ``None``; nothing is computed."""
+        found = self._lookup(key)
+        return None if found is None else found[0]
+
+    def put(self, key: Hashable, value: V) -> V:
+        """Keep ``value`` under ``key`` (replacing what was there) and return it."""
+        self._keep(key, value)
+        return value
+
     def clear(self) -> None:
         with self._guard:
             self._items.clear()

@@ -9,9 +9,14 @@
 - ``analyze(key, text, allow_special)`` and ``spans_html(...)`` keep their results in process-wide
   caches bounded by *memory*, not by count (``ui.bounded.SizedCache``, sizes from
   ``ANALYSES_MB`` and ``SPANS_MB``): a stream of distinct megabyte texts cannot grow the server
-  without end. An analysis keeps its tokens packed (``core.packed.PackedTokens``, ~20 bytes a
-  token instead of ~190), so one 1 MB text under four tokenizers is ~30 MB, not ~300 MB. Keys hold
-  a digest of the text, not the text. Results are frozen, so sharing them between sessions is safe.
+  without end. Keys hold a digest of the text, not the text. Results are frozen, so sharing them
+  between sessions is safe.
+- An analysis of a text up to ``WHOLE_CHARS`` holds all its tokens, packed
+  (``core.packed.PackedTokens``, ~20 bytes a token instead of ~190). A longer text is counted from
+  the library's ids alone (``outline``: every id, the kinds, the round trip) and holds only its
+  first tokens (``core.head.leading_tokens``, checked against those ids); ``tokens(...)`` gives
+  more when "Show more" asks, and all of them for an export. So 400 KB under 21 tokenizers costs
+  the libraries' encodes, not 3 million ``Token`` objects, and 4 bytes a token in the cache.
 - A text over ``BIG_TEXT_BYTES`` is encoded by one session at a time: two users pasting 5 MB at once
   would otherwise hold two sets of ~2 million ``Token`` objects before they are packed.
 """
@@ -24,15 +29,18 @@ import hashlib
 import os
 import threading
 import time
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import streamlit as st
 
+from core.head import leading_tokens
 from core.metrics import TextCounts, text_counts
 from core.packed import PackedTokens
-from core.types import ADDED, Token
+from core.pretrained.adapter import outline_of
+from core.types import Token
 from ui.bounded import SizedCache
 from ui.spans import DEFAULT_LIMIT, render_spans
 
@@ -50,14 +58,25 @@ class Unavailable:
 
 @dataclass(frozen=True)
 class Analysis:
-    """One text under one tokenizer: its tokens, counts, and whether the round trip loses text."""
+    """One text under one tokenizer: its ids, counts, first tokens, and whether the round trip loses text."""
 
     key: str
-    tokens: Sequence[Token]  # a PackedTokens when it comes from compute_analysis
+    head: Sequence[Token]  # the first tokens of the encoding (all of them when ``complete``), packed
+    ids: Sequence[int]  # the id of every token, ADDED ones included, in order
     counts: TextCounts
     lossy: bool  # decode(encode(text)) != text
     seconds: float  # time to encode, decode and count
     added: tuple[str, ...] = ()  # the literals of the tokens the tokenizer added (BOS, [CLS]), each once
+
+    @property
+    def total(self) -> int:
+        """How many tokens the whole encoding has (``ADDED`` ones included)."""
+        return len(self.ids)
+
+    @property
+    def complete(self) -> bool:
+        """Whether ``head`` is the whole encoding."""
+        return len(self.head) == len(self.ids)
 
 
 class TokenizerStore:
@@ -174,14 +193,24 @@ def text_digest(text: str) -> str:
 
 
 def analysis_size(analysis: Analysis) -> int:
-    tokens = analysis.tokens
-    return getattr(tokens, "nbytes", 200 * len(tokens)) + 512
+    head, ids = analysis.head, analysis.ids
+    shared = ids is getattr(head, "ids", None)  # a short text's ids are its packed tokens' own
+    return getattr(head, "nbytes", 200 * len(head)) + (0 if shared else getattr(ids, "itemsize", 8) * len(ids)) + 512
+
+
+def result_size(value: Any) -> int:
+    """Bytes a cached result holds: span HTML, an ``Analysis``, or a run of tokens."""
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, Analysis):
+        return analysis_size(value)
+    return getattr(value, "nbytes", 200 * len(value)) + 512
 
 
 @st.cache_resource(show_spinner=False)
 def analyses() -> SizedCache[Analysis]:
     """The analyses of this server process, shared by every session, at most ``ANALYSES_MB`` of them."""
-    return SizedCache(max_bytes=ANALYSES_MB * 1_000_000, size=analysis_size)
+    return SizedCache(max_bytes=ANALYSES_MB * 1_000_000, size=result_size)
 
 
 @st.cache_resource(show_spinner=False)
@@ -201,16 +230,59 @@ def analyze(key: str, text: str, allow_special: bool) -> Analysis:
     )
 
 
+WHOLE_CHARS = 30_000  # a longer text is counted from ids and only its first tokens are built
+HEAD_CHARS = 4_000  # characters the first tokens of a long text cover (a screenful at one column)
+
+
 def compute_analysis(key: str, tokenizer: Any, text: str, allow_special: bool) -> Analysis:
     """``analyze`` for a tokenizer in hand (an uploaded one, which is not in the store)."""
     began = time.perf_counter()
     with _BIG_ENCODE if len(text) > BIG_TEXT_BYTES else contextlib.nullcontext():
-        tokens = tokenizer.encode(text, allow_special=allow_special)
-        lossy = tokenizer.decode([token.id for token in tokens if token.kind != ADDED]) != text
-        counts = text_counts(text, tokens)
-        added = tuple(dict.fromkeys(t.bytes.decode("utf-8", "replace") for t in tokens if t.kind == ADDED))
-        packed = PackedTokens(tokens)
-    return Analysis(key, packed, counts, lossy, time.perf_counter() - began, added)
+        outline = None
+        if len(text) > WHOLE_CHARS and hasattr(tokenizer, "outline"):
+            outline = tokenizer.outline(text, allow_special=allow_special)
+            head = leading_tokens(
+                tokenizer, text, ids=outline.ids, at_least=1, chars=HEAD_CHARS, allow_special=allow_special
+            )
+        if outline is None or head is None:
+            tokens = tokenizer.encode(text, allow_special=allow_special)
+            outline, head = outline_of(tokens), tokens
+        lossy = tokenizer.decode(outline.text_ids()) != text
+        counts = text_counts(text, outline.kinds)
+        packed = PackedTokens(head)
+        ids = packed.ids if len(packed) == len(outline.ids) else array("i", outline.ids)
+    return Analysis(key, packed, ids, counts, lossy, time.perf_counter() - began, tuple(dict.fromkeys(outline.added)))
+
+
+def tokens(
+    key: str, tokenizer: Any, analysis: Analysis, text: str, allow_special: bool, *, at_least: int | None = None,
+    results: SizedCache | None = None,
+) -> Sequence[Token]:
+    """At least ``at_least`` of the first tokens of ``text`` under ``tokenizer`` (all: ``None``).
+
+    ``analysis.head`` when it has enough; else more are built (checked against ``analysis.ids``)
+    and kept in ``results`` (the analyses cache), the longest run per text, so "Show more" on a
+    400 KB text builds a few thousand tokens, and an export all of them once.
+    """
+    wanted = analysis.total if at_least is None else min(at_least, analysis.total)
+    if len(analysis.head) >= wanted:
+        return analysis.head
+    results = analyses() if results is None else results
+    name = ("tokens", key, text_digest(text), allow_special)
+    known = results.peek(name)
+    if known is not None and len(known) >= wanted:
+        return known
+
+    def build() -> Sequence[Token]:
+        per_token = len(text) / max(analysis.total, 1)
+        head = None
+        if wanted < analysis.total:
+            head = leading_tokens(tokenizer, text, ids=analysis.ids, at_least=wanted,
+                                  chars=int(wanted * per_token * 1.25) + 64, allow_special=allow_special)
+        with _BIG_ENCODE if head is None and len(text) > BIG_TEXT_BYTES else contextlib.nullcontext():
+            return PackedTokens(tokenizer.encode(text, allow_special=allow_special) if head is None else head)
+
+    return results.put(name, build())
 
 
 def spans_html(
@@ -227,10 +299,25 @@ def spans_html(
     def draw() -> str:
         analysis = analyze(key, text, allow_special)
         tokenizer = tokenizer_store().get(key)
-        return render_spans(
-            text, analysis.tokens, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
-            piece=getattr(tokenizer, "piece", None), limit=limit, more=more,
-        )
+        return draw_spans(key, tokenizer, analysis, text, allow_special=allow_special,
+                          show_whitespace=show_whitespace, raw_pieces=raw_pieces, limit=limit, more=more)
 
     options = (allow_special, show_whitespace, raw_pieces, limit, more)
     return drawings().get(("registry", key, text_digest(text), options), draw)
+
+
+def all_tokens(key: str, text: str, allow_special: bool) -> Sequence[Token]:
+    """Every token of ``text`` under the (already loaded) registry tokenizer ``key``."""
+    return tokens(key, tokenizer_store().get(key), analyze(key, text, allow_special), text, allow_special)
+
+
+def draw_spans(
+    key: str, tokenizer: Any, analysis: Analysis, text: str, *, allow_special: bool, show_whitespace: bool,
+    raw_pieces: bool, limit: int, more: str | None, results: SizedCache | None = None,
+) -> str:
+    """``render_spans`` of the first ``limit`` tokens of ``analysis`` (the count of all of them said)."""
+    shown = tokens(key, tokenizer, analysis, text, allow_special, at_least=limit, results=results)
+    return render_spans(
+        text, shown, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
+        piece=getattr(tokenizer, "piece", None), limit=limit, more=more, total=analysis.total,
+    )

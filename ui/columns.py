@@ -65,9 +65,9 @@ def column(
     raw_pieces: bool, per_row: int,
 ) -> None:
     """One tokenizer's card (name, counts, spans) with its "Show more" button and its exports."""
-    total = len(analysis.tokens)
+    total = analysis.total
     view = view_name(key, text, allow_special)
-    limit = shown(view, first_screen(analysis.tokens, per_row), total)
+    limit = shown(view, first_screen(analysis.head, per_row), total)
     more_key = f"pg_more_{key}"
     spans = uploads.spans_html(
         key, text, allow_special=allow_special, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
@@ -82,6 +82,7 @@ def column(
             icon=":material/expand_more:", type="tertiary",
         )
     widgets.export_menu(
-        text, analysis.tokens, name=tokenizer.name, piece=getattr(tokenizer, "piece", None),
-        show_whitespace=show_whitespace, key=f"pg_export_{key}",
+        text, lambda: uploads.tokens(key, text, allow_special), name=tokenizer.name,
+        piece=getattr(tokenizer, "piece", None), show_whitespace=show_whitespace, key=f"pg_export_{key}",
+        total=total,
     )

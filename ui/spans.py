@@ -102,14 +102,16 @@ def printable(data: bytes) -> str:
     return data.decode("utf-8", errors=_HEX_ESCAPE).translate(_TITLE_MARKS)
 
 
-def render_ids(tokens: Sequence[Token]) -> str:
-    """The token ids as a Python list literal, for a copyable code block.
+def render_ids(tokens: Sequence[Token] | Sequence[int]) -> str:
+    """The token ids (of tokens, or the ids themselves) as a Python list literal, for a copyable code block.
 
-    >>> render_ids([Token(15496, b"Hello", 0, 5), Token(995, b" world", 5, 11)])
-    '[15496, 995]'
+    >>> render_ids([Token(15496, b"Hello", 0, 5), Token(995, b" world", 5, 11)]), render_ids([1, 2])
+    ('[15496, 995]', '[1, 2]')
     """
     ids = getattr(tokens, "ids", None)  # a PackedTokens lists its ids without building tokens
-    return "[" + ", ".join(map(str, ids) if ids is not None else (str(token.id) for token in tokens)) + "]"
+    if ids is None:
+        ids = (token if isinstance(token, int) else token.id for token in tokens)
+    return "[" + ", ".join(map(str, ids)) + "]"
 
 
 def render_spans(
@@ -123,6 +125,7 @@ def render_spans(
     highlight: Collection[int] = (),
     extra_title: Callable[[Token], str] | None = None,
     more: str | None = None,
+    total: int | None = None,
 ) -> str:
     """HTML for ``tokens`` of ``text`` as colored pills; every piece of text in it is escaped.
 
@@ -131,8 +134,9 @@ def render_spans(
     token *indices* (positions in ``tokens``, not ids): "the spans the k-th merge created" is a set
     of positions, and an id would light up every occurrence. ``extra_title(token)`` adds a line to
     the token's facts (a merge rank, a score). After ``limit`` tokens the drawing stops with a note
-    saying how many there are in all; ``more`` names the Streamlit button that draws more (the
-    page's script presses it when the box is scrolled to its end).
+    saying how many there are in all (``total``, when ``tokens`` are only the first of them);
+    ``more`` names the Streamlit button that draws more (the page's script presses it when the box
+    is scrolled to its end).
 
     >>> render_spans("hi", [Token(6151, b"hi", 0, 2)])
     '<div class="tp-spans" data-s=t data-ids=4qv><b class=c8>hi</b></div>'
@@ -140,6 +144,9 @@ def render_spans(
     if limit < 0:
         raise ValueError("limit must be 0 or more (the number of tokens to draw)")
     text = without_surrogates(text)  # as the tokenizers read it: one U+FFFD each, offsets kept
+    total = len(tokens) if total is None else total
+    if total < len(tokens):
+        raise ValueError("total counts all the tokens: it cannot be fewer than those given")
     pieces = _Pieces(piece)
     head = list(itertools.islice(tokens, min(limit, 300)))
     style = _Style(
@@ -147,7 +154,7 @@ def render_spans(
         spelling=choose_spelling(head, pieces if piece is not None else None), extra=extra_title,
     )
     classes = "tp-spans tp-raw" if style.raw else "tp-spans"
-    more_attribute = f' data-more="{attribute(more)}"' if more and limit < len(tokens) else ""
+    more_attribute = f' data-more="{attribute(more)}"' if more and limit < total else ""
     out: list[str] = []
 
     def add(item: str) -> None:
@@ -175,14 +182,14 @@ def render_spans(
             previous_color = None
         cursor = max(cursor, group.end)
         drawn += len(group.members)
-    if drawn == len(tokens) and cursor < len(text):
+    if drawn == total and cursor < len(text):
         add(_gap(text[cursor:], style.marks))
     ids = ",".join(id36(token.id) for token in itertools.islice(tokens, drawn)) or '""'
     big = " data-big" if drawn > MANY_TOKENS else ""  # the browser may skip laying it out while off screen
     out.insert(0, f'<div class="{classes}"{big} data-s={style.spelling} data-ids={ids}{more_attribute}>')
-    if drawn < len(tokens):
+    if drawn < total:
         out.append(
-            f"<div class=tp-limit>showing {drawn:,} of {len(tokens):,} tokens — "
+            f"<div class=tp-limit>showing {drawn:,} of {total:,} tokens — "
             + ("scroll to the end of the box or press Show more for the rest; the " if more_attribute else "")
             + "counts below cover the whole text</div>"
         )

@@ -14,6 +14,7 @@ together they hold at most ``UPLOAD_RESULTS_MB`` (``ui.bounded.SizedCache``).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 import streamlit as st
@@ -27,9 +28,10 @@ from core.pretrained.uploaded import (
     UploadRejected,
     read_upload,
 )
+from core.types import Token
 from ui import cache, state
 from ui.bounded import SizedCache
-from ui.spans import DEFAULT_LIMIT, render_spans
+from ui.spans import DEFAULT_LIMIT
 from ui.widgets import md_escape
 
 MAX_UPLOADS = 4  # tokenizers kept per session; the oldest goes first
@@ -107,10 +109,7 @@ UPLOAD_RESULTS_TTL_S = 600
 @st.cache_resource(show_spinner=False)
 def _results() -> SizedCache:
     """Results of uploaded tokenizers, by the file's content hash: bounded in memory, gone after ten minutes."""
-    def size(value: Any) -> int:
-        return len(value) if isinstance(value, str) else cache.analysis_size(value)
-
-    return SizedCache(max_bytes=UPLOAD_RESULTS_MB * 1_000_000, size=size, ttl=UPLOAD_RESULTS_TTL_S)
+    return SizedCache(max_bytes=UPLOAD_RESULTS_MB * 1_000_000, size=cache.result_size, ttl=UPLOAD_RESULTS_TTL_S)
 
 
 def _analyze_upload(upload: Upload, text: str, allow_special: bool) -> cache.Analysis:
@@ -139,11 +138,21 @@ def spans_html(
 
     def draw() -> str:
         analysis = _analyze_upload(upload, text, allow_special)
-        return render_spans(text, analysis.tokens, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
-                            piece=upload.tokenizer.piece, limit=limit, more=more)
+        return cache.draw_spans(upload.key, upload.tokenizer, analysis, text, allow_special=allow_special,
+                                show_whitespace=show_whitespace, raw_pieces=raw_pieces, limit=limit, more=more,
+                                results=_results())
 
     options = (allow_special, show_whitespace, raw_pieces, limit, more)
     return _results().get(("spans", upload.key, cache.text_digest(text), options), draw)
+
+
+def tokens(key: str, text: str, allow_special: bool) -> Sequence[Token]:
+    """Every token of ``text`` under ``key`` (registry or uploaded), built once (for the exports)."""
+    if not is_uploaded(key):
+        return cache.all_tokens(key, text, allow_special)
+    upload = _uploads()[key]
+    analysis = _analyze_upload(upload, text, allow_special)
+    return cache.tokens(upload.key, upload.tokenizer, analysis, text, allow_special, results=_results())
 
 
 # -- the uploader ----------------------------------------------------------------------------------

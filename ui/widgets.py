@@ -14,7 +14,6 @@ from typing import Any
 import streamlit as st
 
 from core.textio import MAX_UPLOAD_BYTES, decode_text_upload
-from core.types import ADDED
 from ui.cache import Analysis, Unavailable, retry
 from ui.spans import render_ids, render_legend
 
@@ -155,11 +154,8 @@ def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str) -> None:
     counts = analysis.counts
     st.markdown(f"#### {md_escape(tokenizer.name)}")
     headline = f"**{counts.tokens:,} token{'' if counts.tokens == 1 else 's'}**"
-    if counts.added:
-        literals = analysis.added or tuple(
-            dict.fromkeys(t.bytes.decode("utf-8", "replace") for t in analysis.tokens if t.kind == ADDED)
-        )  # in order of appearance, each once
-        headline += f" + {counts.added} added by the tokenizer ({md_escape(', '.join(literals))})"
+    if counts.added:  # the literals in order of appearance, each once
+        headline += f" + {counts.added} added by the tokenizer ({md_escape(', '.join(analysis.added))})"
     attribution = getattr(tokenizer, "attribution", None)  # "Built with Llama" stays in sight
     facts = [tokenizer.algorithm, f"{tokenizer.vocab_size:,} vocab", attribution]
     # one row: the count, and what the tokenizer is as the button of a popover that says where its
@@ -204,13 +200,13 @@ def ids_view(analyses: Mapping[str, Analysis], *, key_prefix: str) -> None:
         return
     for analysis, tab in zip(analyses.values(), st.tabs(list(analyses)), strict=True):
         with tab:
-            tokens = analysis.tokens
-            st.code(render_ids(tokens[:IDS_SHOWN]), language=None, wrap_lines=True, height=180)
-            if len(tokens) > IDS_SHOWN:
-                st.caption(f"The first {IDS_SHOWN:,} of {len(tokens):,} ids; download them all below.")
+            ids = analysis.ids
+            st.code(render_ids(ids[:IDS_SHOWN]), language=None, wrap_lines=True, height=180)
+            if len(ids) > IDS_SHOWN:
+                st.caption(f"The first {IDS_SHOWN:,} of {len(ids):,} ids; download them all below.")
                 st.download_button(
                     "Download all ids",
-                    lambda tokens=tokens: render_ids(tokens),  # built only when clicked
+                    lambda ids=ids: render_ids(ids),  # built only when clicked
                     file_name=f"{analysis.key}_ids.txt",
                     mime="text/plain",
                     key=f"{key_prefix}ids_download_{analysis.key}",
@@ -219,19 +215,21 @@ def ids_view(analyses: Mapping[str, Analysis], *, key_prefix: str) -> None:
 
 
 def export_menu(
-    text: str, tokens: Sequence[Any], *, name: str, piece: Any = None, show_whitespace: bool = True, key: str
+    text: str, tokens: Callable[[], Sequence[Any]], *, name: str, total: int, piece: Any = None,
+    show_whitespace: bool = True, key: str,
 ) -> None:
     """An "Export" popover: the spans as SVG and PNG (for slides), the tokens as JSON and CSV.
 
-    Each file is made when its button is pressed (a PNG takes a second: Chromium draws it).
+    ``tokens()`` gives all ``total`` tokens; it is called, and each file made, only when a button is
+    pressed (a long text's tokens are built then; a PNG takes a second: Chromium draws it).
     """
     from ui import export
 
     stem = "".join(c if c.isalnum() else "_" for c in name).strip("_").lower() or "tokens"
-    title = f"{name}: {len(tokens):,} tokens"
+    title = f"{name}: {total:,} tokens"
 
     def svg() -> str:
-        return export.spans_svg(text, tokens, piece=piece, show_whitespace=show_whitespace, title=title)
+        return export.spans_svg(text, tokens(), piece=piece, show_whitespace=show_whitespace, title=title)
 
     def png() -> bytes:
         try:
@@ -244,9 +242,9 @@ def export_menu(
         row = st.container(horizontal=True, gap="small")
         row.download_button("SVG", data=svg, file_name=f"{stem}.svg", mime="image/svg+xml", key=f"{key}_svg", on_click="ignore")
         row.download_button("PNG", data=png, file_name=f"{stem}.png", mime="image/png", key=f"{key}_png", on_click="ignore")
-        row.download_button("JSON", data=lambda: export.tokens_json(text, tokens, piece, tokenizer=name),
+        row.download_button("JSON", data=lambda: export.tokens_json(text, tokens(), piece, tokenizer=name),
                             file_name=f"{stem}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
-        row.download_button("CSV", data=lambda: export.tokens_csv(text, tokens, piece), file_name=f"{stem}.csv",
+        row.download_button("CSV", data=lambda: export.tokens_csv(text, tokens(), piece), file_name=f"{stem}.csv",
                             mime="text/csv", key=f"{key}_csv", on_click="ignore")
 
 

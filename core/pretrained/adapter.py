@@ -9,11 +9,12 @@ no tokenizer library, so importing it is cheap.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from core.types import ADDED, Token
 
@@ -43,6 +44,39 @@ class TokenizerUnavailable(Exception):
         super().__init__(f"{key}: {reason}")
         self.key = key
         self.reason = reason
+
+
+class Outline(NamedTuple):
+    """A text's encoding without its ``Token`` objects: what counting a long text needs.
+
+    ``ids`` are the ids of every token ``encode`` returns, in its order (``ADDED`` ones included);
+    ``kinds`` says how many tokens there are of each kind (kinds with none are left out); ``added``
+    are the literal texts of the ``ADDED`` tokens and ``added_at`` their places in ``ids``.
+    """
+
+    ids: list[int]
+    kinds: dict[str, int]
+    added: tuple[str, ...] = ()
+    added_at: tuple[int, ...] = ()
+
+    def text_ids(self) -> list[int]:
+        """The ids without the ``ADDED`` ones: what ``decode`` is given for the round trip."""
+        ids = list(self.ids)
+        for place in reversed(self.added_at):
+            del ids[place]
+        return ids
+
+
+def outline_of(tokens: Iterable[Token]) -> Outline:
+    """The ``Outline`` of tokens in hand (what ``PretrainedTokenizer.outline`` must equal).
+
+    >>> outline_of([Token(1, b"<s>", 0, 0, ADDED), Token(7, b"hi", 0, 2)])
+    Outline(ids=[1, 7], kinds={'added': 1, 'text': 1}, added=('<s>',), added_at=(0,))
+    """
+    tokens = list(tokens)
+    places = tuple(k for k, t in enumerate(tokens) if t.kind == ADDED)
+    literals = tuple(tokens[k].bytes.decode("utf-8", "replace") for k in places)
+    return Outline([t.id for t in tokens], dict(Counter(t.kind for t in tokens)), literals, places)
 
 
 class PretrainedTokenizer:
@@ -91,6 +125,10 @@ class PretrainedTokenizer:
 
     def count(self, text: str, *, allow_special: bool = False) -> int:
         return len(self.text_ids(text, allow_special=allow_special))
+
+    def outline(self, text: str, *, allow_special: bool = False) -> Outline:
+        """``outline_of(self.encode(text))``; the adapters make it from the library's ids alone."""
+        return outline_of(self.encode(text, allow_special=allow_special))
 
 
 def added(id: int, literal: str, at: int) -> Token:  # noqa: A002

@@ -11,10 +11,17 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from core.pretrained.adapter import UNICODE_TO_BYTE, PretrainedTokenizer, changed_clusters, snap_to_clusters
+from core.pretrained.adapter import (
+    UNICODE_TO_BYTE,
+    Outline,
+    PretrainedTokenizer,
+    changed_clusters,
+    snap_to_clusters,
+)
 from core.textio import without_surrogates
 from core.types import ADDED, BYTE_FALLBACK, SPECIAL, TEXT, UNKNOWN, Token
 
@@ -58,6 +65,7 @@ class HFTokenizer(PretrainedTokenizer):
         self._added_text = frozenset(t.content for t in added_tokens.values() if not t.special)
         self._byte_fallback = bool(getattr(tokenizer.model, "byte_fallback", False))
         self.unknown_ids = self._unknown
+        self._special_ids = frozenset(specials.values())
         self._lock = threading.Lock()
 
     def _encoding(self, text: str, *, allow_special: bool, add_special_tokens: bool = True):
@@ -69,22 +77,22 @@ class HFTokenizer(PretrainedTokenizer):
     def encode(self, text: str, *, allow_special: bool = False) -> list[Token]:
         text = without_surrogates(text)
         encoding = self._encoding(text, allow_special=allow_special)
-        special_ids = frozenset(self.special_tokens.values())
         tokens: list[Token] = []
         seen_text = False
         for i, string, (start, end), was_added in zip(
             encoding.ids, encoding.tokens, encoding.offsets, encoding.special_tokens_mask, strict=True
         ):
-            if was_added:
+            kind = self._kind(i, string, was_added)
+            if kind == ADDED:
                 # the post-processors here add one token before the text ([CLS], <s>) and the rest
                 # after it; with no text tokens at all (whitespace only), the rest still go last
                 at = len(text) if seen_text or tokens else 0
                 tokens.append(Token(i, string.encode(), at, at, ADDED))
-            elif i in self._unknown:
+            elif kind == UNKNOWN:
                 tokens.append(Token(i, b"", start, end, UNKNOWN))
-            elif self._byte_fallback and (byte := _BYTE_PIECE.fullmatch(string)):
-                tokens.append(Token(i, bytes([int(byte.group(1), 16)]), start, end, BYTE_FALLBACK))
-            elif i in special_ids:
+            elif kind == BYTE_FALLBACK:
+                tokens.append(Token(i, bytes([int(string[3:5], 16)]), start, end, BYTE_FALLBACK))
+            elif kind == SPECIAL:
                 # subtle: with the switch off, XLM-R's Unigram still spells "<s>" or "<mask>" from
                 # plain text, because its vocabulary holds them as pieces; what the model read is
                 # the special token, so it is drawn as one. <mask> takes the space before it (lstrip).
@@ -99,6 +107,24 @@ class HFTokenizer(PretrainedTokenizer):
         if normalizer is not None and not text.isascii():
             tokens = snap_to_clusters(tokens, changed_clusters(text, normalizer.normalize_str))
         return tokens
+
+    def _kind(self, i: int, string: str, was_added: int) -> str:
+        """The kind of the token with id ``i`` and vocabulary string ``string`` in an encoding."""
+        if was_added:
+            return ADDED
+        if i in self._unknown:
+            return UNKNOWN
+        if self._byte_fallback and _BYTE_PIECE.fullmatch(string):
+            return BYTE_FALLBACK
+        return SPECIAL if i in self._special_ids else TEXT
+
+    def outline(self, text: str, *, allow_special: bool = False) -> Outline:
+        """``encode``'s ids and kinds from the library's encoding alone: no bytes, no ``Token``."""
+        encoding = self._encoding(text, allow_special=allow_special)
+        ids, strings, mask = encoding.ids, encoding.tokens, encoding.special_tokens_mask
+        kinds = Counter(map(self._kind, ids, strings, mask))
+        places = tuple(k for k, was_added in enumerate(mask) if was_added)
+        return Outline(ids, dict(kinds), tuple(strings[k] for k in places), places)
 
     def _bytes(self, string: str, text: str, start: int, end: int) -> bytes:
         if string in self._added_text:

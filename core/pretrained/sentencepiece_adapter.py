@@ -7,13 +7,14 @@ from 0.2.2 on, proto pieces before), so T5's NFKC normalization does not shift t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.pretrained.adapter import PretrainedTokenizer, added, split_on_specials
+from core.pretrained.adapter import Outline, PretrainedTokenizer, added, split_on_specials
 from core.textio import without_surrogates
-from core.types import BYTE_FALLBACK, SPECIAL, TEXT, UNKNOWN, Token
+from core.types import ADDED, BYTE_FALLBACK, SPECIAL, TEXT, UNKNOWN, Token
 
 if TYPE_CHECKING:
     from core.pretrained.adapter import PretrainedSpec
@@ -119,6 +120,26 @@ class SentencePieceTokenizer(PretrainedTokenizer):
         for segment, _, is_special in self._segments(text, allow_special):
             ids += [self.special_tokens[segment]] if is_special else self._sp.encode(segment)
         return ids
+
+    def outline(self, text: str, *, allow_special: bool = False) -> Outline:
+        """``encode``'s ids and kinds from sentencepiece's ids alone: no offsets, no ``Token``."""
+        ids = [self._bos[0]] if self._bos else []
+        kinds: Counter[str] = Counter()
+        for segment, _, is_special in self._segments(text, allow_special):
+            if is_special:
+                ids.append(self.special_tokens[segment])
+                kinds[SPECIAL] += 1
+            else:
+                plain = self._sp.encode(segment)
+                kinds.update(map(self._kinds.__getitem__, plain))
+                ids += plain
+        literals = [literal for _, literal in filter(None, (self._bos, self._eos))]
+        if self._eos:
+            ids.append(self._eos[0])
+        places = ((0,) if self._bos else ()) + ((len(ids) - 1,) if self._eos else ())
+        if literals:
+            kinds[ADDED] = len(literals)
+        return Outline(ids, dict(kinds), tuple(literals), places)
 
     def _spans_through_normalizer(self, text: str, pieces: Sequence[str]) -> list[tuple[int, int]] | None:
         """Code-point spans of ``pieces`` (surface strings of the normalized text), or ``None``.

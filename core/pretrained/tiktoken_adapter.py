@@ -12,9 +12,9 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from core.pretrained.adapter import PretrainedTokenizer, added, byte_chunk_spans, byte_level_piece
+from core.pretrained.adapter import Outline, PretrainedTokenizer, added, byte_chunk_spans, byte_level_piece
 from core.textio import without_surrogates
-from core.types import SPECIAL, TEXT, Token
+from core.types import ADDED, SPECIAL, TEXT, Token
 
 if TYPE_CHECKING:
     from core.pretrained.adapter import PretrainedSpec
@@ -100,10 +100,19 @@ class TiktokenTokenizer(PretrainedTokenizer):
         return tokens
 
     def text_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
-        text = without_surrogates(text)
-        if self._nfc:
-            text = unicodedata.normalize("NFC", text)
+        text = _nfc(text) if self._nfc else without_surrogates(text)
         return self._public(self._ids(text, allow_special))
+
+    def outline(self, text: str, *, allow_special: bool = False) -> Outline:
+        """``encode``'s ids and kinds from tiktoken's ids alone: no bytes, no offsets, no ``Token``."""
+        internal = self._ids(_nfc(text) if self._nfc else without_surrogates(text), allow_special)
+        special = sum(map(self._special_internal.__contains__, internal))
+        kinds = {ADDED: 1} if self._bos else {}
+        kinds.update((kind, n) for kind, n in ((TEXT, len(internal) - special), (SPECIAL, special)) if n)
+        ids = self._public(internal)
+        if self._bos:
+            return Outline([self._bos[0], *ids], kinds, (self._bos[1],), (0,))
+        return Outline(ids, kinds, ())
 
     def decode(self, ids: Sequence[int]) -> str:
         """The text of ``ids``, special ones as their literal text, as tiktoken decodes them.
@@ -163,6 +172,10 @@ def nfc_with_alignment(text: str) -> tuple[str, tuple[list[int], list[int]] | No
     if joined != whole:
         return whole, ([0] * len(whole), [len(text)] * len(whole))
     return joined, (starts, ends)
+
+
+def _nfc(text: str) -> str:
+    return unicodedata.normalize("NFC", without_surrogates(text))
 
 
 @functools.cache

@@ -275,6 +275,32 @@ def test_show_more_draws_the_next_tokens_with_exact_counts() -> None:
     assert len(read_facts(spans(at)[0])) == first
 
 
+@pytest.mark.parametrize("key", ["cl100k_base", "bert_uncased"])
+def test_a_long_text_draws_the_whole_encodings_first_tokens_and_more(key: str) -> None:
+    """Past WHOLE_CHARS a column is counted from the library's ids and builds only what it draws:
+    the pills, the counts and the ids are still exactly the whole encoding's."""
+    from core.types import ADDED
+    from ui import cache
+
+    text = ("Tokens, one after another; 2026 café 🙂 नमस्ते.\n" * 2_000)[: cache.WHOLE_CHARS + 20_000]
+    at = run_one(key, text)
+    whole = cache.tokenizer_store().get(key).encode(text)
+    table = at.table[0].value
+    assert int(table.loc["tokens"].iloc[0]) == sum(t.kind != ADDED for t in whole)
+    (body,) = spans(at)
+    first = len(read_facts(body))
+    assert f"showing {first:,} of {len(whole):,} tokens" in body
+    for _ in range(3):  # each press doubles what is drawn, past the first tokens the analysis holds
+        at.button(key=f"pg_more_{key}").click().run()
+        assert not at.exception
+    facts = read_facts(spans(at)[0])
+    limit = 8 * columns.first_screen(whole, 2)  # a group of tokens sharing a character is drawn whole
+    assert limit // 8 <= first < limit // 8 + 4 and limit <= len(facts) < limit + 4
+    assert [(f.id, f.bytes) for f in facts] == [(t.id, t.bytes) for t in whole[: len(facts)]]
+    ids = next(c.value for c in at.code)
+    assert ids.startswith("[" + ", ".join(str(t.id) for t in whole[:20]))
+
+
 def test_one_token_is_singular() -> None:
     at = run_one("o200k_base", "hello")
     assert [m.value for m in at.markdown if m.value.startswith("**1 token")] == ["**1 token**"]

@@ -98,6 +98,7 @@ def test_analyses_are_packed_and_counted_by_their_real_size() -> None:
             return "".join(map(chr, ids))
 
     analysis = compute_analysis("chars", Chars(), "abc" * 10_000, False)
-    assert isinstance(analysis.tokens, PackedTokens) and len(analysis.tokens) == 30_000
+    assert isinstance(analysis.head, PackedTokens) and len(analysis.head) == 30_000 and analysis.complete
+    assert list(analysis.ids) == [ord(c) for c in "abc" * 10_000]
     assert 30_000 * 16 < analysis_size(analysis) < 30_000 * 24
     assert analysis.counts.tokens == 30_000 and not analysis.lossy

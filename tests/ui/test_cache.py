@@ -103,3 +103,43 @@ def test_a_text_starting_with_the_bos_string_is_not_called_lossy(key: str, bos: 
         pytest.skip(f"{key} is not available here")
     analysis = cache.analyze(key, f"{bos}Hello", True)
     assert not analysis.lossy
+
+
+@pytest.mark.parametrize("key", ["cl100k_base", "llama2", "bert_uncased", "t5", "xlmr"])
+def test_a_long_text_is_counted_from_ids_and_builds_only_its_first_tokens(key: str) -> None:
+    """Past WHOLE_CHARS the analysis is the same as the whole encoding's, with only its head built;
+    more tokens ("Show more") and all of them (exports) are the whole encoding's too."""
+    from core.metrics import text_counts
+    from core.types import ADDED
+    from ui import cache
+    from ui.bounded import SizedCache
+
+    tok = cache.tokenizer_store().get(key)
+    if isinstance(tok, Unavailable):
+        pytest.skip(f"{key} is not available here")
+    text = ("Ünïcode, 2026 and <s> [SEP] 🙂\nthe quick brown fox; 漢字 — café\u0301. " * 800)[: cache.WHOLE_CHARS + 9_000]
+    for allow in (False, True):
+        whole = tok.encode(text, allow_special=allow)
+        analysis = cache.compute_analysis(key, tok, text, allow)
+        assert not analysis.complete and 0 < len(analysis.head) < len(whole) // 4
+        assert analysis.head == whole[: len(analysis.head)]
+        assert list(analysis.ids) == [t.id for t in whole] and analysis.total == len(whole)
+        assert analysis.counts == text_counts(text, whole)
+        assert analysis.lossy == (tok.decode([t.id for t in whole if t.kind != ADDED]) != text)
+        assert analysis.added == tuple(dict.fromkeys(t.bytes.decode() for t in whole if t.kind == ADDED))
+        results = SizedCache(max_bytes=10**9, size=cache.result_size)
+        more = cache.tokens(key, tok, analysis, text, allow, at_least=3 * len(analysis.head), results=results)
+        assert len(more) >= 3 * len(analysis.head) and more == whole[: len(more)]
+        assert cache.tokens(key, tok, analysis, text, allow, results=results) == whole
+
+
+def test_a_short_text_holds_all_its_tokens() -> None:
+    from ui import cache
+
+    tok = cache.tokenizer_store().get("cl100k_base")
+    if isinstance(tok, Unavailable):
+        pytest.skip("cl100k_base is not available here")
+    text = "Hello world " * 100
+    analysis = cache.compute_analysis("cl100k_base", tok, text, False)
+    assert analysis.complete and analysis.head == tok.encode(text)
+    assert cache.tokens("cl100k_base", tok, analysis, text, False) is analysis.head

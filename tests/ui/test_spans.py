@@ -423,3 +423,15 @@ def test_real_tokenizers_on_the_default_sample_are_compact_and_exact(data_dir: P
         tokens_total += len(tokens)
         assert len(markup.encode()) / len(tokens) <= 36, key
     assert sizes / tokens_total <= 35
+
+
+def test_the_first_tokens_of_a_longer_encoding_say_how_many_there_are_in_all() -> None:
+    """Given only the first tokens (a long text's head), the note and "Show more" count them all."""
+    text = "abcdefghij"
+    head = char_tokens(text)[:4]
+    body = render_spans(text, head, limit=3, total=10, more="pg_more_x")
+    assert len(read_facts(body)) == 3 and "showing 3 of 10 tokens" in body and 'data-more="pg_more_x"' in body
+    whole = render_spans(text, head, limit=4, total=4)
+    assert "tp-limit" not in whole and "data-more" not in whole
+    with pytest.raises(ValueError, match="total"):
+        render_spans(text, head, total=3)
