@@ -1,7 +1,7 @@
 """The Playground's tokenizer columns, drawn progressively: the first screenful of tokens at once.
 
-A column first draws the tokens over the first ``SCREEN_CHARS`` characters of the text (about two
-box-heights at that column width; between ``MIN_TOKENS`` and ``MAX_FIRST_TOKENS`` tokens) and says
+A column first draws the tokens over the first ``SCREEN_CHARS`` characters of the text (a box and a
+quarter at that column width; between ``MIN_TOKENS`` and ``MAX_FIRST_TOKENS`` tokens) and says
 how many there are in all; the counts above cover the whole text. Its "Show more" button doubles
 what is drawn, and ``assets/spans.js`` presses it when the end of the box scrolls into view, so
 scrolling reads on. Each column is an ``st.fragment``: showing more reruns that column alone, and
@@ -26,8 +26,10 @@ from ui import cache, state, uploads, widgets
 from ui.cache import Analysis
 
 # Characters of text a column draws first, by columns per row: a box is 34em high (16 lines), and
-# at 1,440 px one column holds ~115 characters a line, two ~55, three ~35, four ~26.
-SCREEN_CHARS = {1: 3_000, 2: 1_500, 3: 1_000, 4: 800}
+# at 1,440 px one column holds ~115 characters a line, two ~55, three ~35, four ~26; a box and a
+# quarter, so scrolling has text to show while the next tokens come. Subtle: every pill drawn costs
+# the browser (sanitizing, parsing and laying out ~15,000 pills for 21 columns took ~0.6 s a rerun).
+SCREEN_CHARS = {1: 2_300, 2: 1_100, 3: 700, 4: 520}
 MIN_TOKENS = 100
 MAX_FIRST_TOKENS = 1_500
 MAX_VIEWS = 64  # views remembered per session; the oldest is forgotten first
@@ -73,7 +75,7 @@ def column(
         key, text, allow_special=allow_special, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
         limit=limit, more=more_key if limit < total else None,
     )
-    widgets.tokenizer_card(tokenizer, analysis, spans)
+    widgets.tokenizer_card(tokenizer, analysis, spans, key=f"pg_card_{key}")
     if limit < total:
         # subtle: a constant label: a button whose label changes is a new widget to Streamlit, and the
         # old one lingers (stale) next to it while the fragment reruns

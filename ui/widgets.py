@@ -149,8 +149,13 @@ def grid(items: Sequence[Any], per_row: int) -> Iterator[tuple[Any, Any]]:
         yield from zip(row, columns, strict=False)
 
 
-def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str) -> None:
-    """One tokenizer's column: name, what it is, its token count, a lossy flag, and the spans."""
+def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str, *, key: str) -> None:
+    """One tokenizer's column: name, what it is, its token count, a lossy flag, and the spans.
+
+    Subtle: the popover with the tokenizer's source draws its lines only while it is open (it reruns
+    the column's fragment when opened): with 21 columns, elements nobody opened were a third of what
+    every rerun sent to the browser.
+    """
     counts = analysis.counts
     st.markdown(f"#### {md_escape(tokenizer.name)}")
     headline = f"**{counts.tokens:,} token{'' if counts.tokens == 1 else 's'}**"
@@ -162,13 +167,16 @@ def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str) -> None:
     # file comes from (a source line with its sha256 took four lines of a narrow column)
     row = st.container(horizontal=True, vertical_alignment="center", gap="small")
     row.markdown(headline)
-    with row.popover(md_escape(" · ".join(str(fact) for fact in facts if fact)), type="tertiary",
-                     help="Where the tokenizer's file comes from, its sha256 and its licence"):
-        st.caption(md_escape(f"source: {tokenizer.source}"))
-        if getattr(tokenizer, "license", None):
-            st.caption(md_escape(f"licence: {tokenizer.license}"))
-        if getattr(tokenizer, "notes", None):
-            st.caption(md_escape(tokenizer.notes))
+    source = row.popover(md_escape(" · ".join(str(fact) for fact in facts if fact)), type="tertiary",
+                         help="Where the tokenizer's file comes from, its sha256 and its licence",
+                         key=f"{key}_source", on_change="rerun")
+    if source.open:
+        with source:
+            st.caption(md_escape(f"source: {tokenizer.source}"))
+            if getattr(tokenizer, "license", None):
+                st.caption(md_escape(f"licence: {tokenizer.license}"))
+            if getattr(tokenizer, "notes", None):
+                st.caption(md_escape(tokenizer.notes))
     if analysis.lossy:
         st.warning(lossy_note(counts.unknown or 0), icon=":material/warning:")
     st.html(spans)
@@ -194,11 +202,18 @@ def unavailable_card(item: Unavailable, *, retry_key: str) -> None:
     st.button("Retry", key=retry_key, on_click=retry, args=(item.key,), icon=":material/refresh:")
 
 
+@st.fragment
 def ids_view(analyses: Mapping[str, Analysis], *, key_prefix: str) -> None:
-    """One tab per tokenizer with its token ids in a copyable code block (and a download when long)."""
+    """One tab per tokenizer with its token ids in a copyable code block (and a download when long).
+
+    Only the open tab is drawn, and choosing another reruns this fragment alone.
+    """
     if not analyses:
         return
-    for analysis, tab in zip(analyses.values(), st.tabs(list(analyses)), strict=True):
+    tabs = st.tabs(list(analyses), key=f"{key_prefix}ids_tab", on_change="rerun")
+    for analysis, tab in zip(analyses.values(), tabs, strict=True):
+        if not tab.open:
+            continue
         with tab:
             ids = analysis.ids
             st.code(render_ids(ids[:IDS_SHOWN]), language=None, wrap_lines=True, height=180)
@@ -237,7 +252,10 @@ def export_menu(
         except ValueError as exc:  # no Chromium: a text file that says why, not a broken image
             return f"No PNG: {exc}.".encode()
 
-    with st.popover("Export", icon=":material/download:"):
+    menu = st.popover("Export", icon=":material/download:", key=f"{key}_open", on_change="rerun")
+    if not menu.open:
+        return  # its buttons are drawn when it is opened (which reruns the column's fragment alone)
+    with menu:
         st.caption("For slides: the spans as a picture. For scripts: every token's id, bytes and offsets.")
         row = st.container(horizontal=True, gap="small")
         row.download_button("SVG", data=svg, file_name=f"{stem}.svg", mime="image/svg+xml", key=f"{key}_svg", on_click="ignore")
