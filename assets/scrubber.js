@@ -89,6 +89,35 @@ function onClick(event) {
   push(s, BUTTONS[name]);
 }
 
+// A step's marker on its chart, moved in the same frame as the step's HTML. The step element names
+// the chart (its Streamlit key), the marker's trace and the point (data-dot-*, ui/bpe/render.py);
+// Streamlit redraws the plotly chart a frame or two after the HTML, which showed the old step's
+// dot beside the new merge line. A MutationObserver runs before the browser paints, so the dot is
+// put where the new step says whenever the step's HTML or the chart changes. It only writes a
+// transform that differs, so its own writes do not wake it again.
+function placeDots() {
+  for (const step of document.querySelectorAll("[data-dot-chart]")) {
+    const { dotChart, dotTrace, dotX, dotY } = step.dataset;
+    const chart = document.querySelector(`.st-key-${CSS.escape(dotChart)} .js-plotly-plot`);
+    const layout = chart && chart._fullLayout;
+    if (!layout || !layout.xaxis || !layout.yaxis) continue;
+    const trace = chart.querySelectorAll(".scatterlayer .trace")[Number(dotTrace)];
+    const point = trace && trace.querySelector("path.point");
+    const x = layout.xaxis.l2p(layout.xaxis.d2l(Number(dotX)));
+    const y = layout.yaxis.l2p(layout.yaxis.d2l(Number(dotY)));
+    if (!point || !Number.isFinite(x) || !Number.isFinite(y)) continue;
+    const transform = `translate(${x.toFixed(2)},${y.toFixed(2)})`;
+    if (point.getAttribute("transform") !== transform) point.setAttribute("transform", transform);
+  }
+}
+
+function watchDots() {
+  const observer = new MutationObserver(() => {
+    if (document.querySelector("[data-dot-chart]")) placeDots();
+  });
+  observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["transform"] });
+}
+
 export default function ({ data, setStateValue }) {
   const reg = registry();
   const s = scrubber(data.prefix);
@@ -103,6 +132,7 @@ export default function ({ data, setStateValue }) {
     reg.installed = true;
     window.addEventListener("keydown", onKey, true);
     window.addEventListener("click", onClick, true);
+    watchDots();
   }
   if (s.ops.length) s.send(s.ops.slice()); // presses made while the page redrew this scrubber
   return () => {

@@ -192,17 +192,32 @@ def test_ten_quick_clicks_on_next_move_ten_steps(bpe_page: object) -> None:
     assert settled_step(page, 10) == 10
 
 
-# Every animation frame: the step of the merge line, of the spans' head and of the race's head.
+# Every animation frame: the step of the merge line, of the spans' head, of the race's head, and
+# whether the chart's marker stands at the merge line's step (its x pixel, from plotly's own axis,
+# is that of the vocabulary after that many merges: base + k, base read off the curve's first point).
 FRAMES_JS = """() => {
   window.__frames = [];
   const number = (text, pattern) => { const m = text.match(pattern); return m ? m[1] : null; };
+  const dotAt = (step) => {
+    const chart = document.querySelector('.st-key-bpe_chart .js-plotly-plot');
+    const layout = chart && chart._fullLayout;
+    const point = chart && chart.querySelectorAll('.scatterlayer .trace')[1]?.querySelector('path.point');
+    if (!layout || !point || step === null) return null;
+    const curve = chart._fullData[0];  // decoded: the figure ships numpy arrays as typed data
+    const base = curve.x[0] - curve.customdata[0];
+    const wanted = layout.xaxis.l2p(layout.xaxis.d2l(base + Number(step.replace(/,/g, ''))));
+    const shown = Number(point.getAttribute('transform').match(/translate\\(([-\\d.]+)/)[1]);
+    return Math.abs(shown - wanted) < 0.75 ? step : `dot off by ${(shown - wanted).toFixed(1)} px`;
+  };
   const read = () => {
     const line = document.querySelector('.bpe-merge');
     const heads = [...document.querySelectorAll('.bpe-col > p')].map(p => p.textContent).join(' | ');
+    const step = line ? number(line.textContent, /step ([\\d,]+) of/) : null;
     window.__frames.push([
-      line ? number(line.textContent, /step ([\\d,]+) of/) : null,
+      step,
       number(heads, /after ([\\d,]+) merges:/),
       number(heads, /race for merge ([\\d,]+)/),
+      dotAt(step),
     ]);
     if (window.__frames.length < 5000) requestAnimationFrame(read);
   };
@@ -221,5 +236,5 @@ def test_a_step_is_drawn_whole(bpe_page: object) -> None:
     assert settled_step(page, k - 6) == k - 6
     frames = [f for f in page.evaluate("window.__frames") if f[0] is not None]
     assert len({f[0] for f in frames}) >= 6  # the sampling saw the steps go by
-    torn = [f for f in frames if len(set(f)) > 1]
+    torn = [f for f in frames if len(set(f[:3] if f[3] is None else f)) > 1]  # no dot: the chart is mid-redraw
     assert not torn, f"{len(torn)} of {len(frames)} frames showed two steps at once, e.g. {torn[:3]}"

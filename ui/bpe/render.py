@@ -70,23 +70,34 @@ def merge_line_html(
 
 
 def step_view_html(
-    merge_line: str, *, spans_head: str, spans: str, race_head: str = "", race: str = "", note: str = ""
+    merge_line: str, *, spans_head: str, spans: str, race_head: str = "", race: str = "", note: str = "",
+    dot: tuple[str, int, float, float] | None = None,
 ) -> str:
     """One step of the scrubber as one piece of HTML: the merge line over two columns (the text's
     spans, the race of the top pairs), so the browser draws a step whole, never half old.
 
     ``merge_line``, ``spans`` and ``race`` are HTML built and escaped by their own builders; the
     heads and the note are plain text, escaped here (``**x**`` marks the bold start of a head).
+    ``dot`` is (chart key, trace index, x, y): the step's marker on the plotly chart with that key,
+    which ``assets/scrubber.js`` moves there in the same frame as this HTML (the chart itself is
+    redrawn by Streamlit a frame or two later).
 
     >>> step_view_html("<div>m</div>", spans_head="**3 tokens** of <b>", spans="<div>s</div>").count('"bpe-col ')
     1
+    >>> step_view_html("", spans_head="", spans="", dot=("bpe_chart", 1, 300, 1500.0)).split("><")[0]
+    '<div class="bpe-step" data-dot-chart="bpe_chart" data-dot-trace=1 data-dot-x=300.0 data-dot-y=1500.0'
     """
     note_html = f'<p class="bpe-note">{html.escape(note)}</p>' if note else ""
     spans_part = f'<div class="bpe-col bpe-col-spans"><p>{_head(spans_head)}</p>{spans}'
+    opening = '<div class="bpe-step">'
+    if dot is not None:
+        chart, trace, x, y = dot
+        opening = (f'<div class="bpe-step" data-dot-chart="{html.escape(chart, quote=True)}" '
+                   f"data-dot-trace={int(trace)} data-dot-x={float(x)!r} data-dot-y={float(y)!r}>")
     if not race_head:  # one column: the note goes under the spans
-        return f'<div class="bpe-step">{merge_line}<div class="bpe-cols bpe-one">{spans_part}{note_html}</div></div></div>'
+        return f'{opening}{merge_line}<div class="bpe-cols bpe-one">{spans_part}{note_html}</div></div></div>'
     race_part = f'<div class="bpe-col bpe-col-race"><p>{_head(race_head)}</p>{race}{note_html}</div>'
-    return f'<div class="bpe-step">{merge_line}<div class="bpe-cols">{spans_part}</div>{race_part}</div></div>'
+    return f'{opening}{merge_line}<div class="bpe-cols">{spans_part}</div>{race_part}</div></div>'
 
 
 def _head(text: str) -> str:

@@ -318,7 +318,9 @@ def train_step_view(result: bpe.BPEResult, text: str, *, show_whitespace: bool) 
 
     def draw(k: int) -> None:
         # subtle: everything is computed first and drawn as one HTML element, then the chart, so
-        # the browser never shows the merge line of one step beside the spans or race of another
+        # the browser never shows the merge line of one step beside the spans or race of another;
+        # the element names the chart's marker (trace 1) and where it goes, and assets/scrubber.js
+        # moves it there in the same frame, before the chart's own redraw arrives
         step = trace[k - 1] if k else None
         parts = render.step_parts(step, tok.piece) if step else None
         note, n_tied = (f"count {step.count:,}", step.n_tied) if step else ("", 1)
@@ -338,7 +340,7 @@ def train_step_view(result: bpe.BPEResult, text: str, *, show_whitespace: bool) 
             spans_head=f"**Your text after {k:,} merges: {len(tokens):,} tokens** (from {at_start:,} {unit}){changed}",
             spans=render_spans(text, tokens, show_whitespace=show_whitespace, piece=label, highlight=lit,
                                extra_title=made_by),
-            race_head=race_head, race=race, note=tie,
+            race_head=race_head, race=race, note=tie, dot=("bpe_chart", 1, base + k, curve[k]),
         )
         fig = figures.tokens_vs_vocab_figure(base=base, tokens=curve, k=k, algorithm=tok.algorithm)
         if st.session_state.get(state.PRESENTATION):
