@@ -219,20 +219,41 @@ function onOver(event) {
   else hideTip();
 }
 
-// "Show more": press the box's button once its last line (the tp-limit note) is in view.
+// "Show more": press the box's button once its last line (the tp-limit note) is in view. The box
+// is drawn anew with more tokens; where it was scrolled to, and whether it had been clicked to take
+// the wheel (tp-scrolling, assets/pin.js), are kept by its data-box name and given back to the new
+// box before the browser paints it, so reading on never jumps back to the top.
 let watcher = null;
 let scanning = false;
+const scrolledTo = new Map();
 
 function pressMore(box) {
   if (!box.isConnected || box.dataset.asked) return;
   box.dataset.asked = "1";
+  if (box.dataset.box) {
+    scrolledTo.set(box.dataset.box, [box.scrollTop, box.classList.contains("tp-scrolling")]);
+  }
   const key = box.dataset.more;
   const buttons = key ? [...document.querySelectorAll(`.st-key-${CSS.escape(key)} button`)] : [];
   const button = buttons.filter((b) => b.offsetParent !== null).pop(); // the visible one, the newest
   if (button && !button.disabled) button.click();
 }
 
+function restoreScroll() {
+  for (const [name, [top, scrolling]] of scrolledTo) {
+    const box = document.querySelector(`.tp-spans[data-box="${CSS.escape(name)}"]:not([data-asked])`);
+    if (!box) continue;
+    scrolledTo.delete(name);
+    // subtle: a big box skips laying out its contents until it is known to be on screen
+    // (content-visibility: auto), so it has nothing to scroll yet: the box being read is laid out now
+    box.style.contentVisibility = "visible";
+    if (box.scrollTop === 0) box.scrollTop = top;
+    if (scrolling) box.classList.add("tp-scrolling");
+  }
+}
+
 function watchNotes() {
+  if (scrolledTo.size) restoreScroll();
   if (scanning) return;
   scanning = true;
   requestAnimationFrame(() => {

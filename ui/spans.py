@@ -154,6 +154,9 @@ def render_spans(
         spelling=choose_spelling(head, pieces if piece is not None else None), extra=extra_title,
     )
     classes = "tp-spans tp-raw" if style.raw else "tp-spans"
+    # data-box names the box across its redraws (assets/spans.js keeps its scroll position when
+    # "Show more" redraws it); data-more, while there is more to draw, names the button that does
+    box_attribute = f' data-box="{attribute(more)}"' if more else ""
     more_attribute = f' data-more="{attribute(more)}"' if more and limit < total else ""
     out: list[str] = []
 
@@ -186,7 +189,7 @@ def render_spans(
         add(_gap(text[cursor:], style.marks))
     ids = ",".join(id36(token.id) for token in itertools.islice(tokens, drawn)) or '""'
     big = " data-big" if drawn > MANY_TOKENS else ""  # the browser may skip laying it out while off screen
-    out.insert(0, f'<div class="{classes}"{big} data-s={style.spelling} data-ids={ids}{more_attribute}>')
+    out.insert(0, f'<div class="{classes}"{big} data-s={style.spelling} data-ids={ids}{box_attribute}{more_attribute}>')
     if drawn < total:
         out.append(
             f"<div class=tp-limit>showing {drawn:,} of {total:,} tokens — "

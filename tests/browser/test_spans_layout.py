@@ -138,3 +138,38 @@ def test_the_wheel_over_a_span_box_scrolls_the_page_until_the_box_is_clicked(pag
     page.mouse.wheel(0, 300)
     page.wait_for_timeout(400)
     assert box.evaluate("b => b.scrollTop") > 0
+
+
+def test_reading_to_the_end_of_a_box_draws_more_where_the_reader_is(page) -> None:
+    """Scrolling a clicked box to its end presses "Show more": the box is drawn anew with more
+    tokens, still scrolled to where the reader was and still taking the wheel."""
+    wait_ready(page, 4)
+    set_text(page, "Reading on through a long text. " * 600)
+    page.wait_for_function(
+        """() => { const boxes = [...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')];
+                   return boxes.length === 4 && boxes.every(b => b.textContent.includes('Reading on'))
+                          && boxes.some(b => b.classList.contains('tp-overflowing')); }"""
+    )
+    wait_ready(page, 4)
+    page.wait_for_timeout(500)
+    box = page.locator(f"{SPANS}[data-more]").first
+    name = box.get_attribute("data-box")
+    drawn = box.evaluate("b => b.querySelectorAll('b').length")
+    box.scroll_into_view_if_needed()
+    box.click()
+    box.hover()
+    for _ in range(6):  # to the end of the box, where its note asks for more
+        page.mouse.wheel(0, 400)
+        page.wait_for_timeout(150)
+    page.wait_for_function(
+        "([name, drawn]) => { const b = document.querySelector(`.tp-spans[data-box='${name}']`);"
+        " return b && b.querySelectorAll('b').length > drawn; }",
+        arg=[name, drawn],
+    )
+    again = page.locator(f".tp-spans[data-box='{name}']")
+    assert again.evaluate("b => b.scrollTop") > 300  # not back at the top
+    assert "tp-scrolling" in again.get_attribute("class")
+    before = again.evaluate("b => b.scrollTop")
+    page.mouse.wheel(0, 200)
+    page.wait_for_timeout(400)
+    assert again.evaluate("b => b.scrollTop") > before  # reading goes on in the new box

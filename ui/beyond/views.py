@@ -13,8 +13,8 @@ Models come from ``ui.beyond.models`` (cached), tables from ``ui.beyond.frames``
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 import streamlit as st
@@ -26,6 +26,8 @@ from ui import cache, state, widgets
 from ui.beyond import figures, frames, models
 from ui.beyond.ideas import BYTES_IDEA, PATCHES_IDEA, SUPERWORDS_IDEA
 from ui.spans import render_spans
+
+T = TypeVar("T")
 
 BYTES = ByteTokenizer()
 THRESHOLD_RANGE = {"global": (0.0, 8.0), "relative": (0.0, 6.0)}
@@ -111,24 +113,34 @@ def ngram_form() -> models.NgramSettings | None:
     return models.NgramSettings(corpus, int(order)) if submitted else None
 
 
-def current_entropy_model() -> models.EntropyModel:
-    """The model to show: a freshly submitted form, else the last good settings, else the default."""
+def first_trained(candidates: tuple[Any, ...], train: Callable[[Any], T], *, error_key: str, applied_key: str,
+                  what: str) -> T:
+    """The model of the first settings in ``candidates`` that trains (``None`` ones skipped): a freshly
+    submitted form, the last good settings, the defaults. A failure is kept under ``error_key`` as
+    "Not trained: …" for the page to show (the caller clears it before drawing its form, which may
+    put its own there); the settings that trained are kept under ``applied_key``."""
     ss = st.session_state
-    ss[state.BT_NGRAM_ERROR] = ""
-    defaults = state.beyond_defaults()
-    fallback = models.NgramSettings(defaults[state.BT_NGRAM_CORPUS], defaults[state.BT_NGRAM_ORDER])
-    submitted = ngram_form()
-    for settings in (submitted, ss[state.BT_NGRAM_APPLIED], fallback):
+    for settings in candidates:
         if settings is None:
             continue
         try:
-            found = models.entropy_model(settings)
+            found = train(settings)
         except ValueError as exc:
-            ss[state.BT_NGRAM_ERROR] = f"Not trained: {exc}"
+            ss[error_key] = f"Not trained: {exc}"
             continue
-        ss[state.BT_NGRAM_APPLIED] = settings
+        ss[applied_key] = settings
         return found
-    raise RuntimeError("the default entropy model could not be trained")  # the built-in samples always load
+    raise RuntimeError(f"the default {what} could not be trained")  # the built-in samples always load
+
+
+def current_entropy_model() -> models.EntropyModel:
+    """The model to show: a freshly submitted form, else the last good settings, else the default."""
+    st.session_state[state.BT_NGRAM_ERROR] = ""
+    defaults = state.beyond_defaults()
+    fallback = models.NgramSettings(defaults[state.BT_NGRAM_CORPUS], defaults[state.BT_NGRAM_ORDER])
+    submitted = ngram_form()
+    return first_trained((submitted, st.session_state[state.BT_NGRAM_APPLIED], fallback), models.entropy_model,
+                         error_key=state.BT_NGRAM_ERROR, applied_key=state.BT_NGRAM_APPLIED, what="entropy model")
 
 
 def patch_controls() -> tuple[str, float, bool]:
@@ -265,24 +277,14 @@ def superword_form() -> models.SuperSettings | None:
 
 def current_superword_models() -> models.SuperwordModels:
     """The models to show: a freshly submitted form, else the last good settings, else the default."""
-    ss = st.session_state
-    ss[state.BT_SUPER_ERROR] = ""
+    st.session_state[state.BT_SUPER_ERROR] = ""
     defaults = state.beyond_defaults()
     fallback = models.SuperSettings(
         defaults[state.BT_SUPER_CORPUS], defaults[state.BT_SUPER_VOCAB], defaults[state.BT_SUPER_TRANSITION]
     )
     submitted = superword_form()
-    for settings in (submitted, ss[state.BT_SUPER_APPLIED], fallback):
-        if settings is None:
-            continue
-        try:
-            found = models.superword_models(settings)
-        except ValueError as exc:
-            ss[state.BT_SUPER_ERROR] = f"Not trained: {exc}"
-            continue
-        ss[state.BT_SUPER_APPLIED] = settings
-        return found
-    raise RuntimeError("the default superword models could not be trained")  # the built-in essay always loads
+    return first_trained((submitted, st.session_state[state.BT_SUPER_APPLIED], fallback), models.superword_models,
+                         error_key=state.BT_SUPER_ERROR, applied_key=state.BT_SUPER_APPLIED, what="superword models")
 
 
 def superwords_view(text: str, *, show_whitespace: bool) -> None:
