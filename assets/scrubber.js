@@ -63,9 +63,15 @@ function typing(el) {
   return Boolean(el.closest('[role="listbox"], [role="combobox"], [role="dialog"]'));
 }
 
+// Whether presses are for the scrubber: it is mounted, or went away a moment ago on this same page
+// (Streamlit unmounts it between two runs); after the user went to another page they are not.
+function listening(s) {
+  return s && (s.send || (Date.now() - s.goneAt <= STALE_MS && location.pathname === s.path));
+}
+
 function onKey(event) {
   const s = registry().current;
-  if (!s || (!s.send && Date.now() - s.goneAt > STALE_MS)) return; // no scrubber on this page now
+  if (!listening(s)) return; // no scrubber on this page now
   if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return;
   const op = KEYS[event.key];
   if (!op || typing(event.target) || typing(document.activeElement)) return;
@@ -77,7 +83,7 @@ function onKey(event) {
 function onClick(event) {
   const s = registry().current;
   const target = event.target instanceof Element ? event.target : null;
-  if (!s || !target || (!s.send && Date.now() - s.goneAt > STALE_MS)) return;
+  if (!target || !listening(s)) return;
   const holder = target.closest(`[class*="st-key-${s.prefix}"]`);
   if (!holder || !target.closest("button")) return;
   const name = [...holder.classList]
@@ -121,12 +127,13 @@ function watchDots() {
 export default function ({ data, setStateValue }) {
   const reg = registry();
   const s = scrubber(data.prefix);
-  if (s.orphans.length && Date.now() - s.goneAt <= STALE_MS) s.ops.push(...s.orphans);
+  if (s.orphans.length && Date.now() - s.goneAt <= STALE_MS && location.pathname === s.path) s.ops.push(...s.orphans);
   s.orphans = [];
   s.ack = Math.max(s.ack, data.ack);
   s.seq = Math.max(s.seq, s.ack);
   s.ops = s.ops.filter(([seq]) => seq > s.ack);
   s.send = (ops) => setStateValue("ops", ops);
+  s.path = location.pathname;
   reg.current = s;
   if (!reg.installed) {
     reg.installed = true;

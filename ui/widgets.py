@@ -115,11 +115,23 @@ def _on_upload(upload_key: str, text_key: str, big_key: str, error_key: str, not
 
 def text_upload(*, upload_key: str, text_key: str, big_key: str, error_key: str, note_key: str) -> None:
     """A .txt uploader that replaces the text (``text_key``, or ``big_key`` when long); shows the
-    error or note of the last upload."""
+    error or note of the last upload.
+
+    Subtle: a bigger file (or another type) is refused in the browser, before the server sees it:
+    the uploader draws its chip with an error mark, and the server's note of the last file it did
+    load would stay as it was. A style rule (CSS ``:has``) then hides that note and says, in the
+    sidebar, that the file was refused and the text in use has not changed.
+    """
     megabytes = max(1, MAX_UPLOAD_BYTES // 1_000_000)
-    # subtle: a bigger file is refused in the browser, before the server sees it (the uploader draws
-    # it in red, its reason on hover): the limit is in the label, so the refusal has a visible reason
-    st.file_uploader(
+    box = st.container(key=f"{upload_key}_box")
+    box.html(
+        f"<style>.st-key-{upload_key}_box:has([data-testid=stFileChipIconError]) .st-key-{upload_key}_note"
+        "{display:none}"
+        f".st-key-{upload_key}_box:has([data-testid=stFileChipIconError])::after{{display:block;"
+        f'content:"That file was refused (over {megabytes} MB, or not a .txt file): the text in use is '
+        'still the one before.";color:#a3152a;font-size:0.875rem;margin-top:0.25rem}</style>'
+    )
+    box.file_uploader(
         f"Upload a .txt file (up to {megabytes} MB)",
         type=["txt"],
         key=upload_key,
@@ -129,9 +141,9 @@ def text_upload(*, upload_key: str, text_key: str, big_key: str, error_key: str,
         help=f"UTF-8 text, up to {MAX_UPLOAD_BYTES:,} bytes; a bigger file is refused and drawn in red.",
     )
     if st.session_state.get(error_key):
-        st.error(st.session_state[error_key], icon=":material/error:")
+        box.error(st.session_state[error_key], icon=":material/error:")
     elif st.session_state.get(note_key):
-        st.caption(st.session_state[note_key])
+        box.container(key=f"{upload_key}_note").caption(st.session_state[note_key])
 
 
 def span_legend() -> None:

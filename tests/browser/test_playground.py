@@ -102,3 +102,26 @@ def test_an_uploaded_file_name_stays_text(page, tmp_path) -> None:
     assert note.inner_text() == f"Loaded {name} (17 characters)."
     assert note.locator("img, a, .stMarkdownColoredText").count() == 0
     assert page.dialogs == []
+
+
+def test_a_refused_upload_says_so_and_keeps_the_text(page, tmp_path) -> None:
+    """A file over the limit is refused in the browser (the server never sees it): the note of the
+    file loaded before gives way to a visible line saying it was refused and the text is unchanged."""
+    wait_ready(page, 4)
+    small, big = tmp_path / "small.txt", tmp_path / "big.txt"
+    small.write_text("hello from a small file", encoding="utf-8")
+    big.write_bytes(b"a" * 6_000_000)
+    uploader = page.locator("[data-testid=stFileUploaderDropzoneInput]").first
+    uploader.set_input_files(str(small))
+    note = page.locator("[data-testid=stSidebar] [data-testid=stCaptionContainer]", has_text="Loaded small.txt")
+    note.wait_for(timeout=60_000)
+    box = page.locator(".st-key-pg_upload_box")
+    refusal = "() => getComputedStyle(document.querySelector('.st-key-pg_upload_box'), '::after').content"
+    assert page.evaluate(refusal) in ("none", "normal", "")  # nothing refused yet
+    uploader.set_input_files(str(big))
+    box.locator("[data-testid=stFileChipIconError]").wait_for()
+    page.wait_for_function(f"() => ({refusal})().includes('refused')")
+    assert "over 5 MB" in page.evaluate(refusal)
+    assert not note.is_visible()  # the old "Loaded" line no longer claims the new file
+    page.wait_for_function("() => document.querySelector('[data-testid=stHtml] > .tp-spans')"
+                           ".textContent.includes('hello from a small file')")
