@@ -238,3 +238,17 @@ def test_a_step_is_drawn_whole(bpe_page: object) -> None:
     assert len({f[0] for f in frames}) >= 6  # the sampling saw the steps go by
     torn = [f for f in frames if len(set(f[:3] if f[3] is None else f)) > 1]  # no dot: the chart is mid-redraw
     assert not torn, f"{len(torn)} of {len(frames)} frames showed two steps at once, e.g. {torn[:3]}"
+
+
+def test_keys_pressed_just_after_leaving_the_page_are_not_taken(bpe_page: object) -> None:
+    """The scrubber keeps presses made while its page redraws, but not once the user went to another
+    page: there an arrow key must do what it does on that page, even a moment after leaving."""
+    page = bpe_page
+    page.evaluate("() => { window.__seen = []; document.addEventListener('keydown', e => window.__seen.push(e.key)); }")
+    page.locator("[data-testid=stSidebar] [data-testid=stPageLink] a", has_text="Playground").first.click()
+    page.wait_for_function("() => location.pathname === '/' || location.pathname.endsWith('/Playground')")
+    began = time.monotonic()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("End")
+    assert time.monotonic() - began < 1.5  # inside the window in which a redraw's presses are kept
+    assert page.evaluate("window.__seen") == ["ArrowRight", "End"]
