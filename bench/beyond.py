@@ -17,15 +17,13 @@ Not a test: timings vary by machine.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import median_seconds  # noqa: E402
 from core import bpe, byte_ngram, patches, superbpe  # noqa: E402
 from core.corpora import load_corpus, split_heldout  # noqa: E402
 from core.fetch.sources import SourceUnavailable  # noqa: E402
@@ -33,14 +31,6 @@ from core.fetch.sources import SourceUnavailable  # noqa: E402
 MB = 1_000_000
 QUERY_BYTES = 10_000
 
-
-def median_seconds(run: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        began = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - began)
-    return statistics.median(times)
 
 
 def dict_counts(data: bytes, order: int) -> list[Counter[bytes]]:

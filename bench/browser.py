@@ -31,7 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.browser_common import BOXES_JS, IDLE_JS, ROOT, chromium, load_average, sample_text, serve  # noqa: E402
+from bench.browser_common import BOXES_JS, IDLE_JS, ROOT, chromium, load_average, serve  # noqa: E402
+from bench.timing import sample_text  # noqa: E402
 
 TARGETS = {
     "apply 1 KB": "—", "apply 10 KB": "< 0.5 s", "apply 100 KB": "< 1.5 s",

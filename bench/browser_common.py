@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLE = ROOT / "data" / "samples" / "playground_default.txt"
 CHROMIUM = Path(os.environ.get("PLAYGROUND_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -31,13 +30,6 @@ START_TIMEOUT_S = 90
 BOXES_JS = "[...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')]"
 IDLE_JS = "!document.querySelector('[data-testid=stStatusWidget] [data-testid=stSpinner]')"
 
-
-def sample_text(size: int, marker: str = "") -> str:
-    """About ``size`` UTF-8 bytes of the Playground's multilingual default sample, repeated, after ``marker``."""
-    base = SAMPLE.read_text(encoding="utf-8")
-    reps = size // len(base.encode()) + 1
-    text = marker + (base + "\n") * reps
-    return text.encode()[:size].decode("utf-8", errors="ignore")
 
 
 def free_port() -> int:

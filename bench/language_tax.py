@@ -18,15 +18,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import time
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import median_seconds  # noqa: E402
 from core import pretrained  # noqa: E402
 from core.language_tax import language_tax  # noqa: E402
 from core.parallel_corpus import load_parallel  # noqa: E402
@@ -54,14 +53,6 @@ def library_call(tokenizer: object) -> Callable[[str], list[int]]:
     tok = tokenizer._tok
     return lambda text: tok.encode(text, add_special_tokens=False).ids
 
-
-def median_seconds(work: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:

@@ -40,9 +40,9 @@ from bench.browser_common import (  # noqa: E402
     IDLE_JS,
     ROOT,
     load_average,
-    sample_text,
     serve,
 )
+from bench.timing import sample_text  # noqa: E402
 
 ROUND_TIMEOUT_MS = 90_000
 MAX_ROUNDS = 10_000  # per session: the deadline ends the loop long before

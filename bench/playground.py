@@ -5,46 +5,32 @@ For every registry tokenizer that can be loaded here it prints the median over `
 - ``library``: the wrapped library's own encode, ids only (``tokenizer.count``: the reference);
 - ``encode``: our adapter, ``list[Token]`` with bytes and code-point offsets;
 - ``ratio``: encode / library, what the offsets and Token objects cost on top of the library;
+- ``outline``: every id and the kinds from the library alone (``outline``, how a long text is counted),
+  and its ratio to ``library``;
+- ``page``: what the Playground does with the text (``ui.cache.compute_analysis``: counts, the round
+  trip and the tokens it draws first: all of them up to 30,000 characters, the first ones after);
 - ``render``: building the span HTML the page draws (the first 5,000 tokens, as the page caps it);
-- ``counts``: the counts table's numbers for the whole text.
+- ``counts``: the counts table's numbers for the whole text, from the tokens.
 Not a test: timings vary by machine; compare the ratios.
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import median_seconds, sample_text  # noqa: E402
 from core.metrics import text_counts  # noqa: E402
 from core.pretrained import TokenizerUnavailable, load, registry  # noqa: E402
+from ui.cache import compute_analysis  # noqa: E402
 from ui.spans import DEFAULT_LIMIT, render_spans  # noqa: E402
 
 SIZES = (10_000, 100_000, 1_000_000)
-SAMPLE = Path(__file__).resolve().parent.parent / "data" / "samples" / "playground_default.txt"
 
 
-def sample_text(size: int) -> str:
-    """``size`` UTF-8 bytes (about) of the Playground's multilingual default sample, repeated."""
-    base = SAMPLE.read_text(encoding="utf-8")
-    reps = size // len(base.encode()) + 1
-    text = (base + "\n") * reps
-    # cut by bytes, then back off to a whole character
-    return text.encode()[:size].decode("utf-8", errors="ignore")
-
-
-def median_seconds(work: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:
@@ -53,7 +39,7 @@ def main() -> None:
     args = parser.parse_args()
     texts = {size: sample_text(size) for size in SIZES}
     print(f"{'tokenizer':<16}{'size':>9}{'tokens':>10}{'library s':>11}{'encode s':>10}"
-          f"{'ratio':>7}{'render s':>10}{'counts s':>10}")
+          f"{'ratio':>7}{'outline s':>11}{'ratio':>7}{'page s':>9}{'render s':>10}{'counts s':>10}")
     for key in registry():
         try:
             tokenizer = load(key)
@@ -63,11 +49,14 @@ def main() -> None:
         for size, text in texts.items():
             library = median_seconds(lambda t=text, z=tokenizer: z.count(t), args.runs)
             encode = median_seconds(lambda t=text, z=tokenizer: z.encode(t), args.runs)
+            outline = median_seconds(lambda t=text, z=tokenizer: z.outline(t), args.runs)
+            page = median_seconds(lambda t=text, z=tokenizer, k=key: compute_analysis(k, z, t, False), args.runs)
             tokens = tokenizer.encode(text)
             render = median_seconds(lambda t=text, k=tokens: render_spans(t, k, limit=DEFAULT_LIMIT), args.runs)
             counts = median_seconds(lambda t=text, k=tokens: text_counts(t, k), args.runs)
             print(f"{key:<16}{size // 1000:>7}KB{len(tokens):>10,}{library:>11.3f}{encode:>10.3f}"
-                  f"{encode / library:>7.2f}{render:>10.3f}{counts:>10.3f}")
+                  f"{encode / library:>7.2f}{outline:>11.3f}{outline / library:>7.2f}{page:>9.3f}"
+                  f"{render:>10.3f}{counts:>10.3f}")
 
 
 if __name__ == "__main__":

@@ -15,17 +15,15 @@ Not a test: timings vary by machine; compare the ratios.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 import unicodedata
-from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import regex  # noqa: E402
 
+from bench.timing import median_seconds  # noqa: E402
 from core import normalization, odd_chars, pretokenize, unicode_info  # noqa: E402
 from core.patterns import GPT2_PATTERN  # noqa: E402
 from core.pitfalls import glitch, vocab  # noqa: E402
@@ -33,14 +31,6 @@ from core.pretrained import TokenizerUnavailable, load  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "samples" / "playground_default.txt"
 
-
-def median_seconds(function: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        began = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - began)
-    return statistics.median(times)
 
 
 def line(name: str, ours: float, reference: float | None = None) -> None:

@@ -76,6 +76,14 @@ class HFTokenizer(PretrainedTokenizer):
 
     def encode(self, text: str, *, allow_special: bool = False) -> list[Token]:
         text = without_surrogates(text)
+        lead = self._deleted_lead(text)
+        if lead:
+            # subtle: the library shifts every offset back by the characters its normalizer deletes
+            # at the very start of a text (XLM-R: "\x08abc" puts "ab" over "\x08a"). The model never
+            # sees them, so the rest is encoded alone (the same ids) and its offsets moved on.
+            rest = self.encode(text[lead:], allow_special=allow_special)
+            return [t if k == 0 and t.kind == ADDED else t._replace(start=t.start + lead, end=t.end + lead)
+                    for k, t in enumerate(rest)]  # what was added before the text stays at 0
         encoding = self._encoding(text, allow_special=allow_special)
         tokens: list[Token] = []
         seen_text = False
@@ -107,6 +115,15 @@ class HFTokenizer(PretrainedTokenizer):
         if normalizer is not None and not text.isascii():
             tokens = snap_to_clusters(tokens, changed_clusters(text, normalizer.normalize_str))
         return tokens
+
+    def _deleted_lead(self, text: str) -> int:
+        """How many characters at the start of ``text`` the normalizer deletes (control characters)."""
+        normalizer = self._tok.normalizer
+        lead = 0
+        while normalizer is not None and lead < len(text) and not text[lead].isprintable() \
+                and normalizer.normalize_str(text[lead]) == "":
+            lead += 1
+        return lead
 
     def _kind(self, i: int, string: str, was_added: int) -> str:
         """The kind of the token with id ``i`` and vocabulary string ``string`` in an encoding."""

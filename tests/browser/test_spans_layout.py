@@ -114,16 +114,22 @@ def test_a_group_of_byte_tokens_pins_each_token(page) -> None:
     )
 
 
-def test_the_wheel_over_a_span_box_scrolls_the_page_until_the_box_is_clicked(page) -> None:
+def long_boxes(page, line: str, times: int) -> None:
+    """Four columns showing ``line * times``, at least one box holding more than it shows, settled."""
     wait_ready(page, 4)
-    set_text(page, "A line of text that repeats. " * 400)
+    set_text(page, line * times)
     page.wait_for_function(
-        """() => { const boxes = [...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')];
-                   return boxes.length === 4 && boxes.every(b => b.textContent.includes('A line of text'))
-                          && boxes.some(b => b.classList.contains('tp-overflowing')); }"""
+        """text => { const boxes = [...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')];
+                   return boxes.length === 4 && boxes.every(b => b.textContent.includes(text))
+                          && boxes.some(b => b.classList.contains('tp-overflowing')); }""",
+        arg=line.strip()[:14],
     )
     wait_ready(page, 4)
     page.wait_for_timeout(500)  # the last rerun's elements settle before one is picked
+
+
+def test_the_wheel_over_a_span_box_scrolls_the_page_until_the_box_is_clicked(page) -> None:
+    long_boxes(page, "A line of text that repeats. ", 400)
     box = page.locator(f"{SPANS}.tp-overflowing").first
     box.scroll_into_view_if_needed()
     main = "document.querySelector('[data-testid=stMain]') || document.scrollingElement"
@@ -143,15 +149,7 @@ def test_the_wheel_over_a_span_box_scrolls_the_page_until_the_box_is_clicked(pag
 def test_reading_to_the_end_of_a_box_draws_more_where_the_reader_is(page) -> None:
     """Scrolling a clicked box to its end presses "Show more": the box is drawn anew with more
     tokens, still scrolled to where the reader was and still taking the wheel."""
-    wait_ready(page, 4)
-    set_text(page, "Reading on through a long text. " * 600)
-    page.wait_for_function(
-        """() => { const boxes = [...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')];
-                   return boxes.length === 4 && boxes.every(b => b.textContent.includes('Reading on'))
-                          && boxes.some(b => b.classList.contains('tp-overflowing')); }"""
-    )
-    wait_ready(page, 4)
-    page.wait_for_timeout(500)
+    long_boxes(page, "Reading on through a long text. ", 600)
     box = page.locator(f"{SPANS}[data-more]").first
     name = box.get_attribute("data-box")
     drawn = box.evaluate("b => b.querySelectorAll('b').length")
@@ -170,6 +168,10 @@ def test_reading_to_the_end_of_a_box_draws_more_where_the_reader_is(page) -> Non
     assert again.evaluate("b => b.scrollTop") > 300  # not back at the top
     assert "tp-scrolling" in again.get_attribute("class")
     before = again.evaluate("b => b.scrollTop")
+    again.hover()
     page.mouse.wheel(0, 200)
-    page.wait_for_timeout(400)
-    assert again.evaluate("b => b.scrollTop") > before  # reading goes on in the new box
+    page.wait_for_function(  # reading goes on in the new box
+        "([name, before]) => { const b = document.querySelector(`.tp-spans[data-box='${name}']`);"
+        " return b && b.scrollTop > before; }",
+        arg=[name, before], timeout=10_000,
+    )
