@@ -9,27 +9,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path(os.environ.get("PLAYGROUND_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-SERVER_START_TIMEOUT_S = 60
+from bench.browser_common import CHROMIUM, CHROMIUM_ARGS, ROOT, serve
 
 
 def _missing(reason: str) -> None:
@@ -38,52 +22,14 @@ def _missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {process.returncode}:\n{log.read_text()[-3000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.25)
-    raise RuntimeError(f"streamlit did not become healthy in {SERVER_START_TIMEOUT_S} s:\n{log.read_text()[-3000:]}")
-
-
 @pytest.fixture(scope="session")
 def app_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Start the Playground on a free port and yield its URL; stop it afterwards."""
-    port = _free_port()
-    log = tmp_path_factory.mktemp("streamlit") / "server.log"
-    command = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
-        "--server.headless", "true",
-        "--server.port", str(port),
-        "--server.address", "127.0.0.1",
-        "--browser.gatherUsageStats", "false",
-    ]
-    env = dict(os.environ)  # passes PLAYGROUND_DATA_DIR (and the cache dir) through
-    with log.open("wb") as sink:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, process, log)
-        yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    """Start the Playground on a free port (the benchmarks' own launcher) and yield its URL; stop it after.
+
+    The server gets this process's environment, so PLAYGROUND_DATA_DIR and the cache dir pass through.
+    """
+    with serve(ROOT, tmp_path_factory.mktemp("streamlit") / "server.log") as server:
+        yield server.url
 
 
 @pytest.fixture(scope="session")
