@@ -7,6 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from tests.pages.apptest import open_page, rerun
 from ui import state
 from ui.algorithms import store
 
@@ -16,18 +17,7 @@ TIMEOUT_S = 120
 
 
 def run_page(params: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT_S)
-    for name, value in (params or {}).items():
-        at.query_params[name] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def rerun(at: AppTest) -> AppTest:
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(PAGE, timeout=TIMEOUT_S, params=params)
 
 
 def html_with(at: AppTest, marker: str) -> list[str]:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.pages.apptest import open_page
 from ui import columns, state
 from ui.span_facts import read_facts
 
@@ -16,10 +17,7 @@ TIMEOUT_S = 120  # the first run loads four tokenizers; later runs hit the proce
 
 
 def run_app() -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT_S)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(APP, timeout=TIMEOUT_S)
 
 
 def headings(at: AppTest) -> list[str]:

@@ -13,6 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import data_dir_or_none
+from tests.pages.apptest import open_page
 from ui import state
 from ui.span_facts import read_facts
 
@@ -22,9 +23,7 @@ TIMEOUT_S = 120  # the first run loads three tokenizers and trains the entropy m
 
 
 def run_page(view: str | None = None, text: str | None = None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT_S)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    at = open_page(PAGE, timeout=TIMEOUT_S)
     if view is not None:
         at.segmented_control(key=state.BT_VIEW).set_value(view).run()
     if text is not None:

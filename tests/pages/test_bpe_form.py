@@ -8,6 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from core.bpe import MergeStep
+from tests.pages.apptest import open_page
 from ui import state
 from ui.bpe import render
 from ui.bpe import views as bpe_views
@@ -16,9 +17,7 @@ PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "1_BPE_step_by_step.p
 
 
 def run_page() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=60).run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(PAGE, timeout=60)
 
 
 def shown(at: AppTest) -> set[str]:

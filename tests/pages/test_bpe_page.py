@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import data_dir_or_none
+from tests.pages.apptest import open_page
 from ui import state
 from ui.bpe import views as bpe_views
 
@@ -18,10 +19,7 @@ TIMEOUT_S = 60
 
 
 def run_page() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT_S)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(PAGE, timeout=TIMEOUT_S)
 
 
 def html_with(at: AppTest, css_class: str) -> list[str]:

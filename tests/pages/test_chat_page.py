@@ -7,6 +7,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from core import chat_formats as cf
+from tests.pages.apptest import open_page
 from ui import state
 from ui.widgets import md_escape
 
@@ -14,10 +15,7 @@ PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "10_Chat_formats.py")
 
 
 def run_page() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120)
-    at.run()
-    assert not at.exception
-    return at
+    return open_page(PAGE, timeout=120)
 
 
 def cards(at: AppTest) -> list[str]:

@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.parallel_corpus import load_parallel
+from tests.pages.apptest import open_page, rerun
 from ui import state
 from ui.tax import views
 
@@ -18,16 +19,7 @@ TIMEOUT_S = 180  # the first run loads six tokenizers and counts 42 languages; l
 
 
 def run_page() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT_S)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def rerun(at: AppTest) -> AppTest:
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(PAGE, timeout=TIMEOUT_S)
 
 
 def segments(at: AppTest) -> list[str]:

@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from core.pitfalls import CASES, glitch
+from tests.pages.apptest import open_page
 from ui import state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,12 +23,7 @@ def small_reference(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def run_page(**values: object) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=180)
-    for key, value in values.items():
-        at.session_state[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(PAGE, timeout=180, state=values)
 
 
 def bodies(at: AppTest) -> str:

@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 from core import pretokenize
 from core.patterns import GPT2_PATTERN
 from core.pretokenize import split
+from tests.pages.apptest import open_page
 from ui import state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,12 +20,7 @@ PAGE = str(ROOT / "pages" / "6_Pre-tokenization.py")
 
 
 def run_page(**values: object) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120)
-    for key, value in values.items():
-        at.session_state[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(PAGE, timeout=120, state=values)
 
 
 def rows(at: AppTest) -> str:

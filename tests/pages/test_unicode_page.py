@@ -7,6 +7,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from tests.pages.apptest import open_page
 from ui import state
 from ui.unicode.views import PAGE_SIZE
 
@@ -16,14 +17,8 @@ XSS = "<script>alert(1)</script><img src=x onerror=alert(1)>"
 
 
 def run_page(text: str | None = None, view: str | None = None) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120)
-    if text is not None:
-        at.session_state[state.UC_TEXT] = text
-    if view is not None:
-        at.session_state[state.UC_VIEW] = view
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    values = {state.UC_TEXT: text, state.UC_VIEW: view}
+    return open_page(PAGE, timeout=120, state={key: value for key, value in values.items() if value is not None})
 
 
 def counts_line(at: AppTest) -> str:

@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import data_dir_or_none
+from tests.pages.apptest import open_page, rerun
 from ui import state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,16 +21,7 @@ TIMEOUT_S = 120
 
 
 def run_page() -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT_S)
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def rerun(at: AppTest) -> AppTest:
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return open_page(PAGE, timeout=TIMEOUT_S)
 
 
 def metrics(at: AppTest) -> dict[str, str]:

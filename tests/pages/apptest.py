@@ -1,0 +1,27 @@
+"""Opening a page under Streamlit's AppTest, the same way for every page test: run it, fail on any exception."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+
+def rerun(at: AppTest) -> AppTest:
+    """Run the page again (after a widget was set) and fail on any exception it shows."""
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def open_page(path: str, *, timeout: float, state: Mapping[str, Any] | None = None,
+              params: Mapping[str, str] | None = None) -> AppTest:
+    """The page script at ``path`` (absolute), run once with ``state`` in its session and ``params``
+    in its link."""
+    at = AppTest.from_file(path, default_timeout=timeout)
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
+    for name, value in (params or {}).items():
+        at.query_params[name] = value
+    return rerun(at)
