@@ -49,3 +49,18 @@ class KeptStore:
                         old, _ = self._items.popitem(last=False)
                         self._locks.pop(old, None)
             return found
+
+    def get_with_bar(self, key: Hashable, make: Callable[[Any], Any], *, first: str = "Loading the corpus …") -> Any:
+        """``get``, where a value still to be made is made by ``make(bar)`` under a Streamlit progress bar
+        (opened with ``first``, cleared afterwards, whatever happens); a kept value draws no bar."""
+        found = self.peek(key)
+        if found is not None:
+            return found
+        import streamlit as st  # here, not at the top: the store itself is plain Python
+
+        slot = st.empty()
+        bar = slot.progress(0.0, text=first)
+        try:
+            return self.get(key, lambda: make(bar))
+        finally:
+            slot.empty()

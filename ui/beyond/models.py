@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -112,14 +113,8 @@ def entropy_model(settings: NgramSettings) -> EntropyModel:
 
     Raises ``ValueError`` with one sentence to show when the corpus cannot be had or is too short.
     """
-    store = ngram_store()
-    found = store.peek(settings)
-    if found is not None:
-        return found
-    slot = st.empty()
-    bar = slot.progress(0.0, text="Loading the corpus …")
 
-    def make() -> EntropyModel:
+    def make(bar: Any) -> EntropyModel:
         try:
             train, heldout, title, heldout_title = _ngram_texts(settings.corpus)
         except SourceUnavailable as exc:
@@ -133,10 +128,7 @@ def entropy_model(settings: NgramSettings) -> EntropyModel:
         bits = float(model.surprisal(held).mean()) if held else float("nan")
         return EntropyModel(settings, model, title, heldout_title, len(held), bits)
 
-    try:
-        return store.get(settings, make)
-    finally:
-        slot.empty()
+    return ngram_store().get_with_bar(settings, make)
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -249,14 +241,8 @@ def check_super_settings(corpus: str, vocab_size: int, transition: int) -> Super
 
 def superword_models(settings: SuperSettings) -> SuperwordModels:
     """Both tokenizers for ``settings``: from the store, or trained now under a progress bar."""
-    store = superword_store()
-    found = store.peek(settings)
-    if found is not None:
-        return found
-    slot = st.empty()
-    bar = slot.progress(0.0, text="Loading the corpus …")
 
-    def make() -> SuperwordModels:
+    def make(bar: Any) -> SuperwordModels:
         try:
             text = corpora.load_corpus(settings.corpus)
         except SourceUnavailable as exc:
@@ -285,7 +271,4 @@ def superword_models(settings: SuperSettings) -> SuperwordModels:
             len(at_transition.tokenizer.encode_ids(heldout)),
         )
 
-    try:
-        return store.get(settings, make)
-    finally:
-        slot.empty()
+    return superword_store().get_with_bar(settings, make)

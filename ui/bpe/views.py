@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
@@ -133,14 +134,8 @@ def train(settings: TrainSettings, own_text: str = "") -> bpe.BPEResult:
 
     Raises ``ValueError`` with one sentence to show when the corpus cannot be had or training refuses.
     """
-    store = training_store()
-    found = store.peek(settings)
-    if found is not None:
-        return found
-    slot = st.empty()
-    bar = slot.progress(0.0, text="Loading the corpus …")
 
-    def make() -> bpe.BPEResult:
+    def make(bar: Any) -> bpe.BPEResult:
         text = own_text if settings.own_digest else _load(settings.corpus, bar)
         total = settings.size if settings.size_kind == "merges" else None
 
@@ -153,10 +148,7 @@ def train(settings: TrainSettings, own_text: str = "") -> bpe.BPEResult:
             progress=progress,
         )
 
-    try:
-        return store.get(settings, make)
-    finally:
-        slot.empty()
+    return training_store().get_with_bar(settings, make)
 
 
 def _load(key: str, bar: st.delta_generator.DeltaGenerator) -> str:
