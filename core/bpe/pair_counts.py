@@ -29,6 +29,28 @@ _TIE_BITS = 42
 _TIE_MASK = (1 << _TIE_BITS) - 1
 
 
+def count_pairs(words: list[str], freqs: list[int]) -> tuple[dict[str, int], dict[str, set[int]]]:
+    """Each adjacent pair's count (weighted by ``freqs``) and the indices of the words it is in, in
+    first-seen order; words are spelled one character per symbol (see ``PairCounts``).
+
+    >>> count_pairs(["abab", "ba"], [2, 3])
+    ({'ab': 4, 'ba': 5}, {'ab': {0}, 'ba': {0, 1}})
+    """
+    counts: dict[str, int] = {}
+    where: dict[str, set[int]] = {}
+    get, where_get = counts.get, where.get
+    for index, (word, freq) in enumerate(zip(words, freqs, strict=True)):
+        for i in range(len(word) - 1):
+            pair = word[i : i + 2]
+            counts[pair] = get(pair, 0) + freq
+            found = where_get(pair)
+            if found is None:
+                where[pair] = {index}
+            else:
+                found.add(index)
+    return counts, where
+
+
 class PairCounts:
     """Words with counts and the count of every adjacent pair, kept up to date incrementally.
 
@@ -45,18 +67,7 @@ class PairCounts:
         self.words, self.freqs = words, freqs
         self.largest = tie_break == "largest_pair"
         self.tie_bits, self.tie_mask = _TIE_BITS, _TIE_MASK
-        counts: dict[str, int] = {}
-        where: dict[str, set[int]] = {}
-        get, where_get = counts.get, where.get
-        for index, (word, freq) in enumerate(zip(words, freqs, strict=True)):
-            for i in range(len(word) - 1):
-                pair = word[i : i + 2]
-                counts[pair] = get(pair, 0) + freq
-                found = where_get(pair)
-                if found is None:
-                    where[pair] = {index}
-                else:
-                    found.add(index)
+        counts, where = count_pairs(words, freqs)
         self.counts, self.where = counts, where
         self.seen = {pair: order for order, pair in enumerate(counts)}  # dicts keep first-seen order
         self.by_seen = list(counts)

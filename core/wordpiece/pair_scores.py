@@ -32,6 +32,8 @@ from __future__ import annotations
 import bisect
 import heapq
 
+from core.bpe.pair_counts import count_pairs
+
 _BITS = 128  # key = count << _BITS // (left count * right count): exact, see the module's docstring
 GROUP_AT = 32  # a symbol in this many pairs at the start anchors a group (see the module's docstring)
 
@@ -374,19 +376,9 @@ class PairScores:
 
 def _count(words: list[str], freqs: list[int]) -> tuple[dict[str, int], dict[str, set[int]], dict[str, int]]:
     """Each pair's count and the words it is in, in first-seen order, and each symbol's count."""
-    counts: dict[str, int] = {}
-    where: dict[str, set[int]] = {}
     symbols: dict[str, int] = {}
-    get, where_get, sym_get = counts.get, where.get, symbols.get
-    for index, (word, freq) in enumerate(zip(words, freqs, strict=True)):
+    sym_get = symbols.get
+    for word, freq in zip(words, freqs, strict=True):
         for ch in word:
             symbols[ch] = sym_get(ch, 0) + freq
-        for i in range(len(word) - 1):
-            pair = word[i : i + 2]
-            counts[pair] = get(pair, 0) + freq
-            found = where_get(pair)
-            if found is None:
-                where[pair] = {index}
-            else:
-                found.add(index)
-    return counts, where, symbols
+    return (*count_pairs(words, freqs), symbols)
