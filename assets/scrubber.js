@@ -132,7 +132,8 @@ export default function ({ data, setStateValue }) {
   s.ack = Math.max(s.ack, data.ack);
   s.seq = Math.max(s.seq, s.ack);
   s.ops = s.ops.filter(([seq]) => seq > s.ack);
-  s.send = (ops) => setStateValue("ops", ops);
+  const send = (ops) => setStateValue("ops", ops);
+  s.send = send;
   s.path = location.pathname;
   reg.current = s;
   if (!reg.installed) {
@@ -142,7 +143,10 @@ export default function ({ data, setStateValue }) {
     watchDots();
   }
   if (s.ops.length) s.send(s.ops.slice()); // presses made while the page redrew this scrubber
+  // subtle: a run can mount the new instance before it unmounts the old one (a stale twin): the old
+  // one's cleanup must not silence the new one, or every press is dropped until the next run
   return () => {
+    if (s.send !== send) return;
     s.send = null;
     s.goneAt = Date.now();
   };

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.browser.test_text_pages import IDLE_JS
 from ui.state import BPE_DEFAULT_TEXT
 
 pytestmark = pytest.mark.browser
@@ -29,13 +30,18 @@ def bpe_page(browser: object, app_url: str) -> Iterator[object]:
     page.goto(f"{app_url}/BPE_step_by_step")
     page.wait_for_selector(".bpe-merge")
     page.wait_for_selector(".tp-spans")
-    # the scrubber's key and click queue (assets/scrubber.js) is listening: presses from now on count
-    page.wait_for_function("() => window.__tpSteps && window.__tpSteps.installed && window.__tpSteps.current "
-                           "&& window.__tpSteps.current.send")
+    wait_scrubber(page)
     try:
         yield page
     finally:
         context.close()
+
+
+def wait_scrubber(page: object) -> None:
+    """Until the scrubber's key and click queue (assets/scrubber.js) listens: presses from then on count.
+    The merge line can be drawn a moment before the queue's component is mounted."""
+    page.wait_for_function("() => window.__tpSteps && window.__tpSteps.installed && window.__tpSteps.current "
+                           "&& window.__tpSteps.current.send")
 
 
 def step_of(page: object) -> tuple[int, int]:
@@ -252,3 +258,24 @@ def test_keys_pressed_just_after_leaving_the_page_are_not_taken(bpe_page: object
     page.keyboard.press("End")
     assert time.monotonic() - began < 1.5  # inside the window in which a redraw's presses are kept
     assert page.evaluate("window.__seen") == ["ArrowRight", "End"]
+
+
+def test_the_arrow_keys_still_step_after_each_switch_of_presentation_mode(bpe_page: object) -> None:
+    """A run may mount the scrubber's new key queue before it unmounts the old one: the old one's
+    cleanup used to silence the new one, and no key press counted until the next run (seen after
+    turning presentation mode on, the first thing a speaker does)."""
+    page = bpe_page
+    sidebar = page.locator("[data-testid=stSidebar]")
+    toggle = sidebar.locator("label", has_text="Presentation mode")
+    for turn in range(6):
+        k, _ = step_of(page)
+        big = page.evaluate("() => getComputedStyle(document.documentElement).fontSize")
+        sidebar.get_by_text("Presentation mode").click()
+        page.wait_for_function("size => getComputedStyle(document.documentElement).fontSize !== size", arg=big)
+        assert toggle.locator("input").is_checked() == (turn % 2 == 0)
+        page.wait_for_function(IDLE_JS)
+        page.wait_for_timeout(300)  # the run's last mounts and unmounts
+        assert page.evaluate("() => Boolean(window.__tpSteps.current.send)"), f"switch {turn + 1}: keys not heard"
+        page.locator("h1").click()
+        page.keyboard.press("ArrowLeft")
+        assert settled_step(page, k - 1) == k - 1, f"switch {turn + 1}: ← did not move the step"
