@@ -169,6 +169,10 @@ def _write(defaults: Mapping[str, Any], keys: Mapping[str, str], page: str) -> t
     current = {name: st.query_params.get(name, "") for name in st.query_params}
     if current != params:
         st.query_params.from_dict(params)
+    # subtle: the present= written here is the page's own, not a link to follow: unrecorded, the next
+    # run read it as a newly opened link and undid the switch that run was for (turning the mode off
+    # right after turning it on left it on)
+    st.session_state[state.PRESENT_SEEN] = params.get(PRESENT)
     return params, dropped
 
 

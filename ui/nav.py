@@ -60,10 +60,10 @@ def page_setup(title: str) -> None:
 def _presentation_from_link() -> None:
     """``?present=1`` in a link opens the page in presentation mode (once per value, so the toggle still works)."""
     present = st.query_params.get("present")
-    if present is not None and st.session_state.get("_present_seen") != present:
+    if present is not None and st.session_state.get(state.PRESENT_SEEN) != present:
         st.session_state[state.PRESENTATION] = present == "1"
         st.session_state.pop("nav_presentation", None)  # the toggle is drawn from the value above
-    st.session_state["_present_seen"] = present
+    st.session_state[state.PRESENT_SEEN] = present
 
 
 def _remember_presentation() -> None:

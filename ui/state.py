@@ -16,6 +16,7 @@ import streamlit as st
 
 # Every page: presentation mode (larger type, stronger contrast), kept across pages.
 PRESENTATION = "presentation_mode"
+PRESENT_SEEN = "_present_seen"  # the link's present= value last read or written (ui.nav, ui.links)
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
 PLAYGROUND_SAMPLE = SAMPLES_DIR / "playground_default.txt"

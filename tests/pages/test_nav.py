@@ -40,6 +40,25 @@ def test_presentation_mode_adds_its_css_and_survives_a_page_change() -> None:
     assert presentation_css_loaded(at)
 
 
+def test_presentation_mode_turns_off_right_after_it_was_turned_on() -> None:
+    """The page writes present=1 into its own link; the next run must not take that for a newly
+    opened link and undo the switch it runs for (the type stayed large until a second switch)."""
+    for page in (PAGES[0], PAGES[1]):
+        at = AppTest.from_file(page, default_timeout=120).run()
+        at.sidebar.toggle(key="nav_presentation").set_value(True).run()
+        assert at.query_params["present"] == "1"  # the page wrote its own link
+        at.sidebar.toggle(key="nav_presentation").set_value(False).run()
+        assert not at.exception
+        assert at.session_state[state.PRESENTATION] is False, page
+        assert at.sidebar.toggle(key="nav_presentation").value is False
+        assert not presentation_css_loaded(at)
+        # and a link that says present=1 still opens the page in presentation mode
+        fresh = AppTest.from_file(page, default_timeout=120)
+        fresh.query_params["present"] = "1"
+        fresh.run()
+        assert fresh.session_state[state.PRESENTATION] is True and presentation_css_loaded(fresh)
+
+
 def test_every_page_comes_back_as_it_was_left() -> None:
     """Playground: own text, T5 added, whitespace and raw pieces on, 3 columns -> BPE page -> back."""
     at = AppTest.from_file(PAGES[0], default_timeout=120).run()
