@@ -7,6 +7,7 @@ Every chart says its message in its title and colors each algorithm the same way
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 import numpy as np
@@ -59,6 +60,14 @@ def log_ticks(low: float, high: float) -> list[int]:
 
 # Larger, darker type and ticks for a projector (presentation mode): readable across a room at 1920×1080.
 PRESENTATION_FONT = {"size": 22, "color": "#111111"}
+PRESENTATION_LEGEND_SIZE = 18  # a legend that set its own small size (many entries) still reads on a projector
+PRESENTATION_TITLE_CHARS = 40  # 24 px bold is about 11 px a character: 40 fit a half-width chart at 1280 px
+PRESENTATION_TITLE_PAD = 10
+PRESENTATION_TITLE_LINE = 31  # px a 24 px title line takes
+PRESENTATION_TOP_AXIS_ROOM = 45  # px for 20 px tick labels of an axis drawn over the plot
+PRESENTATION_SUBTITLE_ROOM = 28  # px an 18 px subtitle takes under the title
+PLANNED_TITLE_ROOM = 35  # px a figure's own top margin gives its one-line title (the rest is for what lies under it)
+PRESENTATION_AXIS_ROOM = 95  # px under the plot for 20 px tick labels and a 21 px axis title
 _PRESENTATION_AXIS = {
     "tickfont": {"size": 20, "color": "#111111"}, "title": {"font": {"size": 21, "color": "#111111"}},
     "gridcolor": "rgba(0, 0, 0, 0.22)", "linecolor": "#333333", "showline": True, "linewidth": 2,
@@ -67,19 +76,92 @@ _PRESENTATION_AXIS = {
 
 
 def for_presentation(figure: go.Figure) -> go.Figure:
-    """``figure`` restyled in place for presentation mode (type, ticks, grid, height); returns it.
+    """``figure`` restyled in place for presentation mode (type, ticks, legend, grid, height); returns it.
+
+    The larger type needs room the figure did not plan for: a long title is wrapped onto lines that fit a
+    half-width chart, and a horizontal legend under the plot moves below the axis title it would cover.
 
     >>> for_presentation(go.Figure(layout={"height": 300})).layout.font.size
     22
     """
-    height = figure.layout.height
+    layout = figure.layout
+    height = layout.height
+    legend_size = max(PRESENTATION_LEGEND_SIZE, layout.legend.font.size or 0)
+    lines = _wrapped(layout.title.text or "", PRESENTATION_TITLE_CHARS)
+    subtitle = bool(layout.title.subtitle.text)
     figure.update_layout(
-        font=PRESENTATION_FONT, title={"font": {"size": 24, "color": "#111111"}},
-        hoverlabel={"font": {"size": 20}}, height=round(height * 1.2) if height else None,
+        font=PRESENTATION_FONT, hoverlabel={"font": {"size": 20}}, height=round(height * 1.2) if height else None,
+        title={"font": {"size": 24, "color": "#111111"}, "subtitle": {"font": {"size": 18, "color": "#333333"}}},
+        legend={"font": {"size": legend_size, "color": "#111111"}},
     )
+    if lines and figure.layout.xaxis.side == "top":
+        # the axis labels stand on the plot's top edge: the title goes to the figure's top, above them
+        # (plotly lifts a many-line title anchored there by one line: pad gives that line back)
+        figure.update_layout(
+            title={"text": "<br>".join(lines), "yref": "container", "y": 1, "yanchor": "top",
+                   "pad": {"t": PRESENTATION_TITLE_PAD + (PRESENTATION_TITLE_LINE if len(lines) > 1 else 0)}},
+            margin_t=PRESENTATION_TITLE_PAD + PRESENTATION_TITLE_LINE * len(lines) + _top_axis_room(figure),
+        )
+    elif lines:
+        # plotly misplaces a many-line title anchored to the figure's top; anchored to the plot's top edge
+        # it stands on its last line, the margin grows to hold it (automargin), and pad keeps the room the
+        # figure planned under its title (subtitle, labels over the plot).
+        under = max((layout.margin.t or 0) - PLANNED_TITLE_ROOM, PRESENTATION_SUBTITLE_ROOM if subtitle else 0)
+        figure.update_layout(
+            title={"text": "<br>".join(lines), "yref": "paper", "y": 1, "yanchor": "bottom", "automargin": True,
+                   "pad": {"b": PRESENTATION_TITLE_PAD + under}},
+            margin_t=PRESENTATION_TITLE_PAD,
+        )
+    if layout.legend.orientation == "h" and (layout.legend.y or 0) < 0:
+        # a paper-relative y sits a fraction of the plot's height below it: too close for 20 px ticks and
+        # a 21 px axis title. Anchored to the figure's bottom edge instead, in a margin that holds both.
+        rows = _legend_rows(figure, legend_size)
+        figure.update_layout(
+            legend={"yref": "container", "y": 0, "yanchor": "bottom"},
+            margin_b=max(layout.margin.b or 0, PRESENTATION_AXIS_ROOM + rows * round(legend_size * 1.7)),
+        )
+        if height:
+            figure.update_layout(height=layout.height + rows * round(legend_size * 1.7))
+    figure.update_traces(textfont={"size": 16}, selector={"type": "heatmap"})  # the numbers in the cells
     figure.update_xaxes(**_PRESENTATION_AXIS)
     figure.update_yaxes(**_PRESENTATION_AXIS)
     return figure
+
+
+def _top_axis_room(figure: go.Figure) -> int:
+    """Pixels an x axis drawn over the plot takes in presentation type; labels of more than three
+    characters are set at 45° so that their height can be known before plotly draws them."""
+    axis = figure.layout.xaxis
+    labels = list(axis.ticktext or ()) or [str(x) for trace in figure.data for x in (getattr(trace, "x", None) or ())]
+    longest = max((len(str(label)) for label in labels), default=0)
+    if longest <= 3:
+        return PRESENTATION_TOP_AXIS_ROOM
+    figure.update_xaxes(tickangle=-45)
+    return PRESENTATION_TOP_AXIS_ROOM + round(0.55 * _PRESENTATION_AXIS["tickfont"]["size"] * longest * 0.71)
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    """``text`` (a plotly title, maybe with its own ``<br>``) as lines of at most about ``width`` characters.
+
+    >>> _wrapped("Each merge shortens the corpus: 3.7 k → 1.4 k tokens", 40)
+    ['Each merge shortens the corpus: 3.7 k →', '1.4 k tokens']
+    """
+    lines: list[str] = []
+    for part in text.split("<br>"):
+        lines.extend(textwrap.wrap(part, width, break_long_words=False, break_on_hyphens=False) or [""])
+    return lines if text else []
+
+
+def _legend_rows(figure: go.Figure, size: int, width_px: int = 520) -> int:
+    """How many rows a horizontal legend takes on a half-width chart (an estimate that errs high)."""
+    names = [t.name for t in figure.data if t.name and t.showlegend is not False]
+    widths = [40 + 0.55 * size * len(name) for name in names]
+    rows, used = 1, 0.0
+    for w in widths:
+        if used and used + w > width_px:
+            rows, used = rows + 1, 0.0
+        used += w
+    return rows
 
 
 def sample_indices(n: int, max_points: int = MAX_POINTS) -> list[int]:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.test_bpe_page import NEXT, step_of
+from tests.browser.test_bpe_page import NEXT, step_of, wait_scrubber
 from tests.browser.test_page_state import pick_corpus
 from tests.browser.test_playground import SPANS, wait_ready
 from tests.conftest import data_dir_or_none
@@ -54,6 +54,7 @@ def test_the_bpe_page_shows_the_merge_the_spans_and_the_race_on_one_screen(proje
     for part in (".bpe-merge", ".bpe-col-spans .tp-spans b", ".bpe-board tbody tr"):
         assert bottom(page, part) <= 720, f"{part} is below the fold"
     k, n = step_of(page)
+    wait_scrubber(page)
     page.locator("h1").click()
     page.keyboard.press("ArrowRight" if k < n else "ArrowLeft")
     page.locator(".bpe-merge", has_text=re.compile(rf"step {k + 1 if k < n else k - 1:,} of")).wait_for()
@@ -64,6 +65,7 @@ def test_a_disabled_button_looks_disabled(projector, app_url) -> None:
     page = projector
     present(page, f"{app_url}/BPE_step_by_step")
     page.wait_for_selector(".bpe-merge")
+    wait_scrubber(page)
     page.locator("h1").click()
     page.keyboard.press("End")
     nxt = page.get_by_role("button", name=NEXT)
@@ -106,3 +108,30 @@ def test_chart_ticks_are_big_dark_and_apart_at_1920x1080(browser, app_url) -> No
         assert all(b[0] - a[1] >= 4 for a, b in zip(spans, spans[1:], strict=False)), f"tick labels touch: {ticks}"
     finally:
         context.close()
+
+
+CHART_LAYOUT_JS = r"""() => [...document.querySelectorAll('.js-plotly-plot')].filter(p => p.offsetParent).map(plot => {
+  const box = e => { const r = e && e.getBoundingClientRect(); return r && r.width && r.height ? r : null; };
+  const hit = (a, b) => a && b && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const outer = plot.getBoundingClientRect(), title = box(plot.querySelector('.gtitle'));
+  const legend = box(plot.querySelector('.legend .bg'));
+  const labels = [...plot.querySelectorAll('.g-xtitle text, .xtick text, .gtitle, .gtitle-subtitle')];
+  return {
+    title: (plot.querySelector('.gtitle') || {}).textContent || '',
+    inside: !title || (title.left >= outer.left - 1 && title.right <= outer.right + 1 && title.top >= outer.top - 1),
+    covered: labels.filter(l => hit(box(l), legend)).map(l => l.textContent),
+  };
+})"""
+
+
+@pytest.mark.parametrize("path", ["Words_and_compression", "BPE_step_by_step"])
+def test_chart_titles_fit_and_legends_leave_the_axis_readable_at_1280x720(projector, app_url, path) -> None:
+    page = projector
+    present(page, f"{app_url}/{path}")
+    page.wait_for_selector(".js-plotly-plot .gtitle")
+    page.wait_for_timeout(1500)  # every chart of the page drawn
+    charts = page.evaluate(CHART_LAYOUT_JS)
+    assert charts, "no chart drawn"
+    for chart in charts:
+        assert chart["inside"], f"the title runs out of its chart: {chart['title']!r}"
+        assert not chart["covered"], f"the legend of {chart['title']!r} covers {chart['covered']}"

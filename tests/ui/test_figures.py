@@ -117,3 +117,57 @@ def test_figure_frame_reads_every_trace_for_csv() -> None:
     assert frame[frame.trace == "line"][["x", "y", "text"]].values.tolist() == [[1, 3, "a"], [2, 4, "b"]]
     assert frame[frame.trace == "trace 2"][["x", "y"]].values.tolist() == [["p", 5]]
     assert frame[frame.trace == "heat"][["x", "y", "value"]].values.tolist() == [["c1", "r1", 1], ["c2", "r1", 2]]
+
+
+def test_presentation_type_is_large_and_dark_legends_included() -> None:
+    figure = go.Figure(layout={"height": 400, "legend": {"font": {"size": 12}}})
+    figures.for_presentation(figure)
+    assert figure.layout.font.size == figures.PRESENTATION_FONT["size"]
+    assert figure.layout.xaxis.tickfont.size >= 20 and figure.layout.yaxis.tickfont.size >= 20
+    assert figure.layout.legend.font.size == figures.PRESENTATION_LEGEND_SIZE  # the chart's own 12 px grows
+    assert figure.layout.height == 480
+
+
+def test_presentation_keeps_a_legend_already_larger() -> None:
+    figure = go.Figure(layout={"legend": {"font": {"size": 26}}})
+    assert figures.for_presentation(figure).layout.legend.font.size == 26
+
+
+def test_presentation_wraps_a_long_title_and_keeps_its_subtitle_room() -> None:
+    title = "Each merge shortens the corpus: 3,700 tokens become 1,400 tokens here"
+    figure = go.Figure(layout={"title": {"text": title, "subtitle": {"text": "a subtitle"}}, "margin": {"t": 80}})
+    figures.for_presentation(figure)
+    lines = figure.layout.title.text.split("<br>")
+    assert " ".join(lines) == title and all(len(line) <= figures.PRESENTATION_TITLE_CHARS for line in lines)
+    # anchored on the plot's top edge, the margin grows with it; what the figure planned under it is kept
+    assert (figure.layout.title.yref, figure.layout.title.yanchor, figure.layout.title.automargin) == ("paper", "bottom", True)
+    assert figure.layout.title.pad.b >= figures.PRESENTATION_SUBTITLE_ROOM
+
+
+def test_presentation_puts_a_title_above_an_axis_drawn_over_the_plot() -> None:
+    figure = go.Figure(
+        go.Heatmap(z=[[1, 2]], x=["cl100k_base", "o200k_base"], y=["English"]),
+        layout={"title": {"text": "XLM-R taxes other languages least (median 1.20×), GPT-2 most"},
+                "xaxis": {"side": "top"}},
+    )
+    figures.for_presentation(figure)
+    title = figure.layout.title
+    assert (title.yref, title.yanchor, title.y) == ("container", "top", 1)
+    lines = len(title.text.split("<br>"))
+    # the top margin holds the title's lines and the 45° labels of "cl100k_base" under them
+    assert figure.layout.xaxis.tickangle == -45
+    assert figure.layout.margin.t >= title.pad.t + 31 * lines + 0.55 * 20 * len("cl100k_base") * 0.7
+    assert figure.data[0].textfont.size == 16
+
+
+def test_presentation_moves_a_legend_under_the_axis_title() -> None:
+    figure = go.Figure(
+        [go.Scatter(x=[1, 2], y=[1, 2], name="words"), go.Scatter(x=[1, 2], y=[2, 1], name="fit over ranks 10-1,000")],
+        layout={"height": 400, "legend": {"orientation": "h", "y": -0.2}, "xaxis": {"title": {"text": "rank"}}},
+    )
+    figures.for_presentation(figure)
+    legend = figure.layout.legend
+    assert (legend.yref, legend.y, legend.yanchor) == ("container", 0, "bottom")
+    # the bottom margin holds the ticks and the axis title, then the legend's row(s)
+    assert figure.layout.margin.b >= figures.PRESENTATION_AXIS_ROOM + 18
+    assert figure.layout.height > 480
