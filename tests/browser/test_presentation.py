@@ -135,3 +135,16 @@ def test_chart_titles_fit_and_legends_leave_the_axis_readable_at_1280x720(projec
     for chart in charts:
         assert chart["inside"], f"the title runs out of its chart: {chart['title']!r}"
         assert not chart["covered"], f"the legend of {chart['title']!r} covers {chart['covered']}"
+
+
+def test_the_place_value_grid_shows_every_number_at_1280x720(projector, app_url) -> None:
+    """The numbers case ("2026" is "202" + "6") without sideways scrolling, sidebar open."""
+    page = projector
+    present(page, f"{app_url}/Pitfalls")
+    page.wait_for_selector(".pf-grid td.pf-digit")
+    page.wait_for_timeout(500)
+    needed, shown = page.evaluate("() => { const w = document.querySelector('.pf-grid-wrap'); "
+                                  "return [w.scrollWidth, w.clientWidth]; }")
+    assert needed <= shown, f"the grid needs {needed}px, its box shows {shown}px"
+    last = page.evaluate("() => [...document.querySelectorAll('.pf-grid td.pf-digit')].pop().getBoundingClientRect().right")
+    assert last <= 1280

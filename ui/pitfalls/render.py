@@ -31,8 +31,8 @@ def place_grid_html(numbers: Sequence[str], rows: Sequence[tuple[str, Sequence[S
     head_places = ['<th class="pf-name">place</th>']
     for index, number in enumerate(numbers):
         if index:
-            head_numbers.append("<th></th>")
-            head_places.append("<th></th>")
+            head_numbers.append('<th class="pf-gap"></th>')
+            head_places.append('<th class="pf-gap"></th>')
         head_numbers.append(f'<th colspan="{len(number)}">{html.escape(number)}</th>')
         head_places.extend(f"<th>10{str(place).translate(_SUPERSCRIPT)}</th>" for place in range(len(number) - 1, -1, -1))
     body = []
@@ -40,7 +40,7 @@ def place_grid_html(numbers: Sequence[str], rows: Sequence[tuple[str, Sequence[S
         cells = [f'<td class="pf-name">{html.escape(name)}</td>']
         for index, number_cells in enumerate(per_number):
             if index:
-                cells.append("<td></td>")
+                cells.append('<td class="pf-gap"></td>')
             cells.extend(_digit_cells(number_cells))
         body.append(f"<tr>{''.join(cells)}</tr>")
     return (
