@@ -28,7 +28,7 @@ st.container(key="page_intro").markdown(  # presentation mode hides it: the spea
     "Byte-pair encoding starts from bytes and, merge after merge, glues the most frequent pair of "
     "neighbours into a new token; scrub through the merges and watch your sentence shrink."
 )
-view_col, ws_col = st.columns([3, 1], vertical_alignment="center")
+view_col, ws_col = st.columns([2, 1], vertical_alignment="center")
 view = view_col.segmented_control(
     "View", list(VIEWS), format_func=VIEWS.__getitem__, key=state.BPE_VIEW, required=True,
     label_visibility="collapsed",

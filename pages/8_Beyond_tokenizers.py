@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.textio import without_surrogates
-from ui import cache, nav, state
+from ui import cache, nav, state, widgets
 from ui.beyond import link as beyond_link
 from ui.beyond import views
 
@@ -30,7 +30,7 @@ view = st.segmented_control(
     "View", list(VIEWS), format_func=VIEWS.__getitem__, key=state.BT_VIEW, required=True,
     label_visibility="collapsed",
 )
-text_col, keys_col = st.columns([3, 2], gap="medium")
+text_col, keys_col = widgets.columns([3, 2], gap="medium")
 # lone surrogates (possible in pasted text) become U+FFFD once, here, as every tokenizer reads them
 text = without_surrogates(
     text_col.text_area("Your text", key=state.BT_TEXT, height=110, help="Ctrl+Enter applies it.")

@@ -152,6 +152,17 @@ def span_legend() -> None:
         st.html(render_legend())
 
 
+def columns(spec: int | Sequence[float], **options: Any) -> list[Any]:
+    """``st.columns(spec, **options)``, or in presentation mode one full-width container given once per
+    column: side by side, a projector's type cuts labels off and squeezes charts, so they stack."""
+    from ui import state
+
+    if st.session_state.get(state.PRESENTATION):
+        box = st.container()
+        return [box] * (spec if isinstance(spec, int) else len(spec))
+    return st.columns(spec, **options)
+
+
 def grid(items: Sequence[Any], per_row: int) -> Iterator[tuple[Any, Any]]:
     """Pairs of (item, column) laying ``items`` out ``per_row`` to a row."""
     per_row = max(1, per_row)

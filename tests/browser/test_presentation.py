@@ -148,3 +148,22 @@ def test_the_place_value_grid_shows_every_number_at_1280x720(projector, app_url)
     assert needed <= shown, f"the grid needs {needed}px, its box shows {shown}px"
     last = page.evaluate("() => [...document.querySelectorAll('.pf-grid td.pf-digit')].pop().getBoundingClientRect().right")
     assert last <= 1280
+
+
+CLIPPED_JS = r"""() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stWidgetLabel] p, [data-testid=stMain] button p, [data-testid=stMain] [data-baseweb=tag] span')]
+  .filter(el => el.offsetParent && (el.scrollWidth > el.clientWidth + 1
+       || el.getBoundingClientRect().right > el.closest('[data-testid=stVerticalBlock]').getBoundingClientRect().right + 1))
+  .map(el => el.textContent)"""
+
+
+@pytest.mark.parametrize(("path", "drawn"), [("Beyond_tokenizers", "text=Whole characters"),
+                                             ("BPE_step_by_step", ".bpe-merge")])
+def test_labels_and_chips_are_whole_at_1280x720(projector, app_url, path, drawn) -> None:
+    """No label, button text or tokenizer chip cut off (Beyond: rule, switch, chips, Match button;
+    BPE: the whitespace switch beside the view)."""
+    page = projector
+    present(page, f"{app_url}/{path}")
+    page.locator(drawn).first.wait_for()
+    page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')")
+    page.wait_for_timeout(800)
+    assert page.evaluate(CLIPPED_JS) == []

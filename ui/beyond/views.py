@@ -145,15 +145,16 @@ def current_entropy_model() -> models.EntropyModel:
 
 def patch_controls() -> tuple[str, float, bool]:
     """The rule, the threshold slider and the whole-characters switch, in one row above the patches."""
-    rule_col, slider_col, chars_col = st.columns([3, 4, 2], vertical_alignment="bottom")
-    rule = rule_col.segmented_control(
+    # a row that wraps rather than columns that clip: at a projector's type the three do not fit one line
+    row = st.container(horizontal=True, wrap=True, vertical_alignment="bottom", gap="medium")
+    rule = row.segmented_control(
         "Rule", list(patches.RULES), format_func=patches.RULES.__getitem__, key=state.BT_RULE, required=True,
         help="Global: a patch starts at every byte whose entropy H is above θ. Relative: where H rises by "
              "more than θ over the byte before (BLT's approximate monotonic constraint).",
     )
     low, high = THRESHOLD_RANGE[rule]
-    threshold = slider_col.slider("Threshold θ (bits)", low, high, step=0.05, key=THRESHOLD_KEYS[rule])
-    whole = chars_col.toggle("Whole characters", key=state.BT_WHOLE_CHARS,
+    threshold = row.slider("Threshold θ (bits)", low, high, step=0.05, key=THRESHOLD_KEYS[rule], width=340)
+    whole = row.toggle("Whole characters", key=state.BT_WHOLE_CHARS,
                              help="On: a patch that would start inside a UTF-8 character starts at the character "
                                   "instead. Off: cut bytes anywhere, as the BLT does.")
     return rule, float(threshold), bool(whole)
@@ -191,7 +192,7 @@ def patches_view(text: str, keys: Sequence[str], *, show_whitespace: bool) -> No
         st.markdown(f"**Your text in {len(tokens):,} entropy patches** (hover a patch for its entropy)")
         st.html(render_spans(text, tokens, show_whitespace=show_whitespace, extra_title=_patch_note(entropy, starts)))
         token_counts = {tok.name: cache.analyze(key, text, False).counts.tokens for key, tok in loaded.items()}
-        chart_col, table_col = st.columns([3, 2], gap="medium")
+        chart_col, table_col = widgets.columns([3, 2], gap="medium")
         with chart_col:
             widgets.chart(figures.entropy_figure(text, entropy, starts, threshold=threshold, rule=rule),
                           key="bt_entropy_chart", name="entropy_patches")
@@ -225,7 +226,7 @@ def languages_section(
     found: models.EntropyModel, loaded: dict[str, Any], *, rule: str, threshold: float, whole: bool
 ) -> None:
     """Patches against tokens on the same text in several languages: a chart and a table."""
-    title_col, source_col = st.columns([3, 2], vertical_alignment="bottom")
+    title_col, source_col = widgets.columns([3, 2], vertical_alignment="bottom")
     title_col.subheader("Patches and tokens across languages")
     sources = models.parallel_sources()
     if st.session_state[state.BT_PARALLEL] not in sources:

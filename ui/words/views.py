@@ -42,10 +42,7 @@ def word_section(data: CorpusData) -> None:
     cols[2].metric("Hapax legomena", f"{stats.hapax:,}", help="Words that occur exactly once.")
     cols[3].metric("Hapax share of types", f"{stats.hapax_share_of_types:.1%}",
                    help=f"Hapax legomena are {stats.hapax_share_of_tokens:.1%} of all words.")
-    if st.session_state.get(state.PRESENTATION):  # a projector's type needs each chart's full width for its title
-        zipf_col = heaps_col = st.container()
-    else:
-        zipf_col, heaps_col = st.columns(2, gap="large")
+    zipf_col, heaps_col = widgets.columns(2, gap="large")
     with zipf_col:
         _zipf(stats)
     with heaps_col:
