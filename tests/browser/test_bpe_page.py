@@ -267,7 +267,7 @@ def test_the_arrow_keys_still_step_after_each_switch_of_presentation_mode(bpe_pa
     page = bpe_page
     sidebar = page.locator("[data-testid=stSidebar]")
     toggle = sidebar.locator("label", has_text="Presentation mode")
-    for turn in range(6):
+    for turn in range(4):
         k, _ = step_of(page)
         big = page.evaluate("() => getComputedStyle(document.documentElement).fontSize")
         sidebar.get_by_text("Presentation mode").click()

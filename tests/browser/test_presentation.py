@@ -124,19 +124,6 @@ CHART_LAYOUT_JS = r"""() => [...document.querySelectorAll('.js-plotly-plot')].fi
 })"""
 
 
-@pytest.mark.parametrize("path", ["Words_and_compression", "BPE_step_by_step"])
-def test_chart_titles_fit_and_legends_leave_the_axis_readable_at_1280x720(projector, app_url, path) -> None:
-    page = projector
-    present(page, f"{app_url}/{path}")
-    page.wait_for_selector(".js-plotly-plot .gtitle")
-    page.wait_for_timeout(1500)  # every chart of the page drawn
-    charts = page.evaluate(CHART_LAYOUT_JS)
-    assert charts, "no chart drawn"
-    for chart in charts:
-        assert chart["inside"], f"the title runs out of its chart: {chart['title']!r}"
-        assert not chart["covered"], f"the legend of {chart['title']!r} covers {chart['covered']}"
-
-
 def test_the_place_value_grid_shows_every_number_at_1280x720(projector, app_url) -> None:
     """The numbers case ("2026" is "202" + "6") without sideways scrolling, sidebar open."""
     page = projector
@@ -156,14 +143,22 @@ CLIPPED_JS = r"""() => [...document.querySelectorAll('[data-testid=stMain] [data
   .map(el => el.textContent)"""
 
 
-@pytest.mark.parametrize(("path", "drawn"), [("Beyond_tokenizers", "text=Whole characters"),
-                                             ("BPE_step_by_step", ".bpe-merge")])
-def test_labels_and_chips_are_whole_at_1280x720(projector, app_url, path, drawn) -> None:
-    """No label, button text or tokenizer chip cut off (Beyond: rule, switch, chips, Match button;
-    BPE: the whitespace switch beside the view)."""
+@pytest.mark.parametrize(("path", "drawn"), [("Words_and_compression", ".js-plotly-plot .gtitle"),
+                                             ("BPE_step_by_step", ".bpe-merge"),
+                                             ("Beyond_tokenizers", "text=Whole characters")])
+def test_titles_legends_labels_and_chips_are_whole_at_1280x720(projector, app_url, path, drawn) -> None:
+    """Sidebar open. Every chart's title inside its chart and its legend clear of the axis labels
+    (Words: Zipf, Heaps, OOV; BPE; Beyond's entropy chart); no label, button text or tokenizer chip cut
+    off (Beyond: rule, switch, chips, Match button; BPE: the whitespace switch beside the view)."""
     page = projector
     present(page, f"{app_url}/{path}")
     page.locator(drawn).first.wait_for()
     page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')")
-    page.wait_for_timeout(800)
+    page.wait_for_selector(".js-plotly-plot .gtitle")
+    page.wait_for_timeout(1500)  # every chart of the page drawn
+    charts = page.evaluate(CHART_LAYOUT_JS)
+    assert charts, "no chart drawn"
+    for chart in charts:
+        assert chart["inside"], f"the title runs out of its chart: {chart['title']!r}"
+        assert not chart["covered"], f"the legend of {chart['title']!r} covers {chart['covered']}"
     assert page.evaluate(CLIPPED_JS) == []
