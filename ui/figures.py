@@ -94,11 +94,12 @@ def for_presentation(figure: go.Figure) -> go.Figure:
         title={"font": {"size": 24, "color": "#111111"}, "subtitle": {"font": {"size": 18, "color": "#333333"}}},
         legend={"font": {"size": legend_size, "color": "#111111"}},
     )
+    title = "<br>".join(lines)
     if lines and figure.layout.xaxis.side == "top":
         # the axis labels stand on the plot's top edge: the title goes to the figure's top, above them
         # (plotly lifts a many-line title anchored there by one line: pad gives that line back)
         figure.update_layout(
-            title={"text": "<br>".join(lines), "yref": "container", "y": 1, "yanchor": "top",
+            title={"text": title, "yref": "container", "y": 1, "yanchor": "top",
                    "pad": {"t": PRESENTATION_TITLE_PAD + (PRESENTATION_TITLE_LINE if len(lines) > 1 else 0)}},
             margin_t=PRESENTATION_TITLE_PAD + PRESENTATION_TITLE_LINE * len(lines) + _top_axis_room(figure),
         )
@@ -108,20 +109,20 @@ def for_presentation(figure: go.Figure) -> go.Figure:
         # figure planned under its title (subtitle, labels over the plot).
         under = max((layout.margin.t or 0) - PLANNED_TITLE_ROOM, PRESENTATION_SUBTITLE_ROOM if subtitle else 0)
         figure.update_layout(
-            title={"text": "<br>".join(lines), "yref": "paper", "y": 1, "yanchor": "bottom", "automargin": True,
+            title={"text": title, "yref": "paper", "y": 1, "yanchor": "bottom", "automargin": True,
                    "pad": {"b": PRESENTATION_TITLE_PAD + under}},
             margin_t=PRESENTATION_TITLE_PAD,
         )
     if layout.legend.orientation == "h" and (layout.legend.y or 0) < 0:
         # a paper-relative y sits a fraction of the plot's height below it: too close for 20 px ticks and
         # a 21 px axis title. Anchored to the figure's bottom edge instead, in a margin that holds both.
-        rows = _legend_rows(figure, legend_size)
+        legend_px = _legend_rows(figure, legend_size) * round(legend_size * 1.7)
         figure.update_layout(
             legend={"yref": "container", "y": 0, "yanchor": "bottom"},
-            margin_b=max(layout.margin.b or 0, PRESENTATION_AXIS_ROOM + rows * round(legend_size * 1.7)),
+            margin_b=max(layout.margin.b or 0, PRESENTATION_AXIS_ROOM + legend_px),
         )
         if height:
-            figure.update_layout(height=layout.height + rows * round(legend_size * 1.7))
+            figure.update_layout(height=layout.height + legend_px)
     figure.update_traces(textfont={"size": 16}, selector={"type": "heatmap"})  # the numbers in the cells
     figure.update_xaxes(**_PRESENTATION_AXIS)
     figure.update_yaxes(**_PRESENTATION_AXIS)

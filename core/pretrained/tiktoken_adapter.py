@@ -100,12 +100,11 @@ class TiktokenTokenizer(PretrainedTokenizer):
         return tokens
 
     def text_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
-        text = _nfc(text) if self._nfc else without_surrogates(text)
-        return self._public(self._ids(text, allow_special))
+        return self._public(self._ids(self._model_text(text), allow_special))
 
     def outline(self, text: str, *, allow_special: bool = False) -> Outline:
         """``encode``'s ids and kinds from tiktoken's ids alone: no bytes, no offsets, no ``Token``."""
-        internal = self._ids(_nfc(text) if self._nfc else without_surrogates(text), allow_special)
+        internal = self._ids(self._model_text(text), allow_special)
         special = sum(map(self._special_internal.__contains__, internal))
         kinds = {ADDED: 1} if self._bos else {}
         kinds.update((kind, n) for kind, n in ((TEXT, len(internal) - special), (SPECIAL, special)) if n)
@@ -113,6 +112,11 @@ class TiktokenTokenizer(PretrainedTokenizer):
         if self._bos:
             return Outline([self._bos[0], *ids], kinds, (self._bos[1],), (0,))
         return Outline(ids, kinds, ())
+
+    def _model_text(self, text: str) -> str:
+        """``text`` as the model reads it: lone surrogates as U+FFFD, then NFC where the tokenizer applies it."""
+        text = without_surrogates(text)
+        return unicodedata.normalize("NFC", text) if self._nfc else text
 
     def decode(self, ids: Sequence[int]) -> str:
         """The text of ``ids``, special ones as their literal text, as tiktoken decodes them.
@@ -172,10 +176,6 @@ def nfc_with_alignment(text: str) -> tuple[str, tuple[list[int], list[int]] | No
     if joined != whole:
         return whole, ([0] * len(whole), [len(text)] * len(whole))
     return joined, (starts, ends)
-
-
-def _nfc(text: str) -> str:
-    return unicodedata.normalize("NFC", without_surrogates(text))
 
 
 @functools.cache
