@@ -53,9 +53,10 @@ class TiktokenTokenizer(PretrainedTokenizer):
         self._bytes: list[bytes] = [b""] * size
         for data, rank in ranks.items():
             self._bytes[rank] = data
-        for literal, i in internal.items():
-            self._bytes[i] = literal.encode()
         self._special_internal = frozenset(internal.values())
+        for i in self._special_internal:  # tiktoken's own name for an id that has two (o200k_harmony's 200018)
+            self._bytes[i] = self._enc.decode_single_token_bytes(i)
+        self._aliases = _aliases(internal)
         self._kinds = [SPECIAL if i in self._special_internal else TEXT for i in range(size)]
         self._bos = (special_tokens[bos], bos) if bos else None
         self._nfc = nfc
@@ -87,6 +88,8 @@ class TiktokenTokenizer(PretrainedTokenizer):
         normalized, alignment = nfc_with_alignment(text) if self._nfc else (text, None)
         internal = self._ids(normalized, allow_special)
         pieces = list(map(self._bytes.__getitem__, internal))
+        if self._aliases and not self._aliases.keys().isdisjoint(internal):
+            pieces = _matched_pieces(normalized.encode(), internal, pieces, self._aliases)
         starts, ends = byte_chunk_spans(normalized, list(map(len, pieces)))
         if alignment is not None and internal:
             import numpy as np
@@ -131,6 +134,31 @@ class TiktokenTokenizer(PretrainedTokenizer):
         internal = self._internal([id])[0]
         data = self._bytes[internal]
         return data.decode() if internal in self._special_internal else byte_level_piece(data)
+
+
+def _aliases(specials: Mapping[str, int]) -> dict[int, tuple[bytes, ...]]:
+    """Ids that more than one special-token string stands for, with those strings, longest first."""
+    names: dict[int, list[bytes]] = {}
+    for literal, i in specials.items():
+        names.setdefault(i, []).append(literal.encode())
+    return {i: tuple(sorted(found, key=len, reverse=True)) for i, found in names.items() if len(found) > 1}
+
+
+def _matched_pieces(
+    data: bytes, ids: Sequence[int], pieces: list[bytes], aliases: Mapping[int, tuple[bytes, ...]]
+) -> list[bytes]:
+    """``pieces`` with each aliased special token's bytes replaced by the string the text holds there.
+
+    Subtle: o200k_harmony reads both "<|endofprompt|>" and "<|reserved_200018|>" as id 200018;
+    the token must cover what was typed, or every offset after it is off (or out of range).
+    """
+    out, at = list(pieces), 0
+    for k, i in enumerate(ids):
+        names = aliases.get(i)
+        if names is not None:
+            out[k] = next((name for name in names if data.startswith(name, at)), out[k])
+        at += len(out[k])
+    return out
 
 
 def nfc_with_alignment(text: str) -> tuple[str, tuple[list[int], list[int]] | None]:

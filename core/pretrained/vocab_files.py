@@ -20,7 +20,9 @@ CL100K_SPECIALS = {
 O200K_SPECIALS = {ENDOFTEXT: 199999, "<|endofprompt|>": 200018}
 # o200k_harmony (GPT-OSS): o200k's ranks, its two specials and the harmony chat format's, then
 # "<|reserved_N|>" fillers up to 201,087. subtle: tiktoken's table maps both "<|endofprompt|>" and
-# "<|reserved_200018|>" to 200018; the adapter keeps the last, tiktoken decodes it as the first.
+# "<|reserved_200018|>" to 200018: tiktoken reads either from text and decodes the id as
+# "<|endofprompt|>", and so does the adapter (a token's bytes are the string typed). openai-harmony
+# 0.0.8's own table knows only "<|reserved_200018|>".
 O200K_HARMONY_SPECIALS = {
     **O200K_SPECIALS, "<|startoftext|>": 199998, "<|reserved_200000|>": 200000, "<|reserved_200001|>": 200001,
     "<|return|>": 200002, "<|constrain|>": 200003, "<|reserved_200004|>": 200004, "<|channel|>": 200005,

@@ -161,3 +161,13 @@ def test_tax_on_the_built_in_sample() -> None:
     assert by[("cl100k_base", "es")]["premium"] < by[("cl100k_base", "hi")]["premium"]
     assert run("tax", "-l", "xx-none").exit_code == USAGE
     assert run("tax", "--corpus", "nope").exit_code == USAGE
+
+
+def test_count_special_reads_harmonys_second_name_for_200018() -> None:
+    # issue 19 item 15: "<|endofprompt|>" is one of two names of id 200018; an IndexError escaped here
+    result = run("count", "<|endofprompt|> é", "-t", "o200k_harmony", "--special", "--json")
+    assert result.exception is None, result.exception
+    if result.exit_code == UNAVAILABLE:
+        pytest.skip("o200k_harmony's file is not available")
+    assert result.exit_code == OK, result.output
+    assert json.loads(result.stdout)["counts"][0]["tokens"] == 2

@@ -48,17 +48,22 @@ def get(key: str):
     return _LOADED[key]
 
 
+def openai_encoding(key: str, path: Path):
+    """tiktoken's own ``Encoding`` for an OpenAI key (its constructor), over the ranks of ``path``."""
+    import tiktoken
+    from tiktoken_ext import openai_public
+
+    ranks = vf.read_tiktoken_ranks(path)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(openai_public, "load_tiktoken_bpe", lambda *a, **k: ranks)
+        patch.setattr(openai_public, "data_gym_to_mergeable_bpe_ranks", lambda *a, **k: ranks)
+        return tiktoken.Encoding(**getattr(openai_public, _OPENAI[key])())
+
+
 def reference_counter(key: str, tok, path: Path):
     """A function text -> number of tokens, from the library itself on the same file."""
     if key in _OPENAI:
-        import tiktoken
-        from tiktoken_ext import openai_public
-
-        ranks = vf.read_tiktoken_ranks(path)
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(openai_public, "load_tiktoken_bpe", lambda *a, **k: ranks)
-            patch.setattr(openai_public, "data_gym_to_mergeable_bpe_ranks", lambda *a, **k: ranks)
-            encoding = tiktoken.Encoding(**getattr(openai_public, _OPENAI[key])())
+        encoding = openai_encoding(key, path)
         return lambda text: len(encoding.encode_ordinary(text))
     if path.suffix == ".tiktoken" or key in ("llama3", "llama4", "whisper"):
         import tiktoken
@@ -157,3 +162,16 @@ def test_the_deepseek_file_is_the_one_its_package_ships() -> None:
     _, path = get("deepseek_v4")
     data = json.loads(path.read_bytes())
     assert data["model"]["type"] == "BPE" and len(data["model"]["vocab"]) == 128000
+
+
+@pytest.mark.parametrize("text", ["<|endofprompt|> é", "a <|endofprompt|> b", "<|reserved_200018|>ü<|endofprompt|>"])
+def test_harmony_200018_covers_the_string_typed(text: str) -> None:
+    """Two strings read as id 200018 in tiktoken's o200k_harmony: each token covers what was typed."""
+    harmony, path = get("o200k_harmony")
+    reference = openai_encoding("o200k_harmony", path)
+    tokens = harmony.encode(text, allow_special=True)
+    assert [t.id for t in tokens] == reference.encode(text, allowed_special="all")
+    assert b"".join(t.bytes for t in tokens) == text.encode()
+    assert all(text[t.start : t.end].encode() == t.bytes for t in tokens)
+    # tiktoken decodes the id as "<|endofprompt|>" (openai-harmony 0.0.8 knows it only as <|reserved_200018|>)
+    assert harmony.piece(200018) == reference.decode([200018]) == "<|endofprompt|>"
