@@ -6,7 +6,8 @@ cut into words: ``Metaspace`` turns each space into ``▁`` glued to the word af
 front of the first word, as ``core.unigram.words`` does. ``Tokenizer.from_str`` loads it and gives
 the same ids as ``UnigramTokenizer.encode`` on text with single spaces; where ours skips the extra
 spaces of a run, ``Metaspace`` keeps each one as a ``▁``. A tokenizer trained with a regex pattern
-is cut by ``Split`` on that pattern instead.
+is cut by ``Split`` on that pattern instead. The library reads "<unk>" written in a word as the
+unknown piece, and so does ``UnigramTokenizer`` (see ``core.unigram.model``).
 """
 
 from __future__ import annotations

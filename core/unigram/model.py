@@ -5,6 +5,11 @@ Unknown characters: a character that was never seen in training has no piece, so
 ``<unk>`` token (id 0, kind ``UNKNOWN``, no bytes: its text is lost), with SentencePiece's score (the
 lowest piece score minus 10); neighbouring unknown characters share one ``<unk>``, as in SentencePiece.
 That is why ``lossless`` is ``False``, and why whitespace runs (see ``core.unigram.words``) are too.
+
+Subtle: the string "<unk>" written in a word is a piece like any other (id 0, that score), because
+the ``tokenizers`` library reads the exported ``tokenizer.json`` that way (its Unigram matches every
+vocabulary string, the unknown one included) and the export must give our ids; SentencePiece's own
+encoder never matches its unknown piece. Special tokens there are none.
 """
 
 from __future__ import annotations
@@ -76,7 +81,7 @@ class UnigramTokenizer:
     family = "trained here"
     algorithm = "Unigram"
     lossless = False
-    special_tokens: Mapping[str, int] = MappingProxyType({})  # <unk> is never read from the text
+    special_tokens: Mapping[str, int] = MappingProxyType({})  # "<unk>" in a word is a piece, not a switch
 
     def __init__(
         self,
@@ -99,7 +104,9 @@ class UnigramTokenizer:
         self.vocab_size = len(self.vocab)
         self.max_piece_len = max_piece_len or max(len(piece) for piece, _ in pieces)
         self.name = name or f"Unigram ({self.vocab_size:,} pieces)"
+        ids.setdefault(UNK, 0)  # a trained piece spelled "<unk>" wins, as the later id does in tokenizers
         self._ids = ids
+        self._longest = max(self.max_piece_len, len(UNK))
         self._cache: dict[str, tuple[tuple[int, int, int], ...]] = {}
 
     def __getstate__(self) -> dict:
@@ -200,7 +207,7 @@ class UnigramTokenizer:
 
     def _incoming(self, symbols: str) -> list[list[search.Edge]]:
         """Per end position, the pieces that end there; an ``<unk>`` edge over each unknown character."""
-        ids, scores, longest = self._ids, self.scores, self.max_piece_len
+        ids, scores, longest = self._ids, self.scores, self._longest
         incoming: list[list[search.Edge]] = [[]]
         for end in range(1, len(symbols) + 1):
             edges = []
