@@ -117,12 +117,23 @@ class HFTokenizer(PretrainedTokenizer):
         return tokens
 
     def _deleted_lead(self, text: str) -> int:
-        """How many characters at the start of ``text`` the normalizer deletes (control characters)."""
+        """How many characters at the start of ``text`` the normalizer deletes (control characters).
+
+        Subtle: a character deleted alone may be kept in context. XLM-R's normalizer strips
+        trailing whitespace, so NEL (U+0085) alone is deleted but "\x85hello" keeps it, and NBSP
+        before a combining mark becomes a space the mark follows. So the lead counts only if the
+        text without it normalizes to the same string: the model then reads the same, and gives
+        the same ids.
+        """
         normalizer = self._tok.normalizer
         lead = 0
         while normalizer is not None and lead < len(text) and not text[lead].isprintable() \
                 and normalizer.normalize_str(text[lead]) == "":
             lead += 1
+        if lead:
+            whole = normalizer.normalize_str(text)
+            while lead and normalizer.normalize_str(text[lead:]) != whole:
+                lead -= 1
         return lead
 
     def _kind(self, i: int, string: str, was_added: int) -> str:
