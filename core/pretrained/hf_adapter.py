@@ -178,8 +178,13 @@ class HFTokenizer(PretrainedTokenizer):
         return self._encoding(text, allow_special=allow_special, add_special_tokens=False).ids
 
     def decode(self, ids: Sequence[int]) -> str:
-        """The library's decoder; special tokens (the added [CLS]/[SEP] among them) are skipped."""
-        return self._tok.decode(list(ids), skip_special_tokens=True)
+        """The library's decoder over the text's own ids (leave out the ``ADDED`` ones, as the protocol says).
+
+        Subtle: special tokens are kept. A special token in these ids was read from the text (the
+        switch on, or XLM-R's "<s>" piece): skipping it would drop what the user typed and call
+        a lossless tokenizer (DeepSeek V4) lossy.
+        """
+        return self._tok.decode(list(ids), skip_special_tokens=False)
 
     def piece(self, id: int) -> str:  # noqa: A002
         return self._tok.id_to_token(id) or ""
