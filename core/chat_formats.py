@@ -12,8 +12,10 @@ Subtle:
   exactly why a chat template must never let message text forge a turn boundary.
 - How text between special tokens is cut into encode calls matters to SentencePiece (each call adds
   a leading ``▁``) and a little to regex pre-tokenizers: ``join_text`` follows the reference code of
-  each format (Hugging Face templates render one string and tokenize it; Meta's Llama 3 and
-  mistral-common encode header, content and separators one call each).
+  each format (Hugging Face templates render one string and tokenize it, so all the text between two
+  special tokens is one call, across turns; Meta's Llama 2 ``chat_completion`` encodes
+  ``[INST] question [/INST] answer `` as one string; Meta's Llama 3 and mistral-common encode
+  header, content and separators one call each).
 - The OpenAI encodings' published ``cl100k_base`` has no ChatML tokens; the ids used here are the
   ones tiktoken's README gives for its ``cl100k_im`` example. APIs also add tokens this view cannot
   see (tool definitions rendered into a hidden system message, the reply's priming, images).
@@ -26,7 +28,9 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import accumulate
 from dataclasses import dataclass, field
 
 from core.types import ADDED, SPECIAL, Token, Tokenizer
@@ -53,7 +57,8 @@ class ChatFormat:
     message text, ``{role}`` the role as the format names it, ``{name}``/``{arguments}`` a tool
     call's function and JSON. ``system`` says where a system message goes: its own turn
     (``"turn"``), folded into the first user turn (``"first_user"``, Llama 2) or the last one
-    (``"last_user"``, Mistral).
+    (``"last_user"``, Mistral). With ``join_text`` the text between two special tokens is encoded
+    in one call, whatever turns it spans; without, each piece of a template is its own call.
     """
 
     key: str
@@ -69,6 +74,7 @@ class ChatFormat:
     system: str = "turn"
     system_fold: str = "{system}\n\n{content}"
     join_text: bool = True
+    strip_content: bool = False  # Meta's Llama 2 code strips each message (system folded in) first
     notes: str = ""
 
 
@@ -121,8 +127,10 @@ FORMATS: dict[str, ChatFormat] = {
         },
         tool_call=" {{\"name\": \"{name}\", \"arguments\": {arguments}}} {</s>}", generation="",
         specials={"<s>": 1, "</s>": 2}, system="first_user", system_fold="<<SYS>>\n{system}\n<</SYS>>\n\n{content}",
-        notes="[INST] and <<SYS>> are plain text to Llama 2, not special tokens. Llama 2 chat had no tool "
-        "format: a call is the reply's JSON and its result a user turn.",
+        strip_content=True,
+        notes="[INST] and <<SYS>> are plain text to Llama 2, not special tokens; each question and its answer "
+        "are encoded as one string, and messages lose their outer whitespace, as in Meta's code. Llama 2 chat "
+        "had no tool format: a call is the reply's JSON and its result a user turn.",
     ),
     "mistral_v3": ChatFormat(
         "mistral_v3", "Mistral v3 control tokens", "mistral_v3", "mistral-common, InstructTokenizerV3",
@@ -212,7 +220,8 @@ def render(fmt: ChatFormat, messages: Sequence[Message], *, add_generation_promp
             template = fmt.turn.get(message.role)
             if template is None:
                 raise ValueError(f"{fmt.title} has no {message.role} turn of its own")
-            values = {"content": message.content, "name": _last_tool(messages, index)}
+            content = message.content.strip() if fmt.strip_content else message.content
+            values = {"content": content, "name": _last_tool(messages, index)}
         values["role"] = fmt.role_names.get(message.role, message.role)
         segments += _parts(template, fmt, index, values)
     if add_generation_prompt and (not turns or turns[-1][1].role != "assistant" or turns[-1][1].tool_name):
@@ -223,22 +232,35 @@ def render(fmt: ChatFormat, messages: Sequence[Message], *, add_generation_promp
 def tokenize(fmt: ChatFormat, segments: Sequence[Segment], tokenizer: Tokenizer) -> tuple[str, list[Token], list[int]]:
     """The rendered string, its tokens (offsets into it) and the message index of each token.
 
-    Special segments become their special token by id; text segments are encoded one call each,
-    without the BOS or ``[CLS]`` a tokenizer adds on its own.
+    Special segments become their special token by id; text is encoded one call per run of text
+    segments between special tokens (``join_text``) or per segment, without the BOS or ``[CLS]`` a
+    tokenizer adds on its own. A token of a run that spans turns belongs to the turn it starts in.
     """
     text, tokens, owners = "", [], []
-    for segment in segments:
+    for run in _calls(fmt, segments):
         start = len(text)
-        text += segment.text
-        if segment.special:
-            tokens.append(Token(fmt.specials[segment.text], segment.text.encode(), start, len(text), SPECIAL))
-            owners.append(segment.message)
+        text += "".join(segment.text for segment in run)
+        if run[0].special:
+            tokens.append(Token(fmt.specials[run[0].text], run[0].text.encode(), start, len(text), SPECIAL))
+            owners.append(run[0].message)
             continue
-        for token in tokenizer.encode(segment.text):
+        ends = list(accumulate(len(segment.text) for segment in run))
+        for token in tokenizer.encode(text[start:]):
             if token.kind != ADDED:
                 tokens.append(token._replace(start=token.start + start, end=token.end + start))
-                owners.append(segment.message)
+                owners.append(run[min(bisect_right(ends, token.start), len(run) - 1)].message)
     return text, tokens, owners
+
+
+def _calls(fmt: ChatFormat, segments: Sequence[Segment]) -> list[list[Segment]]:
+    """The segments as encode calls: a special token alone, text alone or joined between specials."""
+    calls: list[list[Segment]] = []
+    for segment in segments:
+        if fmt.join_text and calls and not segment.special and not calls[-1][0].special:
+            calls[-1].append(segment)
+        else:
+            calls.append([segment])
+    return calls
 
 
 def missing_specials(fmt: ChatFormat, tokenizer: Tokenizer) -> dict[str, int]:

@@ -1,0 +1,79 @@
+"""core.chat_formats against the vendors' reference code, for many conversations.
+
+Llama 2: Meta's ``chat_completion`` (the llama repository's generation.py) written out here directly
+on sentencepiece: the system prompt folded into the first question between ``<<SYS>>`` markers, each
+message stripped, each question and its answer encoded as one string ``[INST] q [/INST] a `` between
+BOS and EOS, a last unanswered question as ``[INST] q [/INST]`` after a BOS.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core import chat_formats as cf
+from core import pretrained
+
+B_INST, E_INST = "[INST]", "[/INST]"
+B_SYS, E_SYS = "<<SYS>>\n", "\n<</SYS>>\n\n"
+
+
+_LOADED: dict[str, object] = {}
+
+
+def load(key: str):
+    if key not in _LOADED:
+        try:
+            _LOADED[key] = pretrained.load(key)
+        except pretrained.TokenizerUnavailable as exc:
+            pytest.skip(f"{key} unavailable here: {exc.reason}")
+    return _LOADED[key]
+
+
+def meta_llama2_ids(sp, messages: list[cf.Message]) -> list[int]:
+    """Meta's chat_completion on one dialog, extended to a dialog that ends with an answer."""
+    dialog = [(m.role, m.content) for m in messages]
+    if dialog[0][0] == "system":
+        dialog = [(dialog[1][0], B_SYS + dialog[0][1] + E_SYS + dialog[1][1]), *dialog[2:]]
+    ids: list[int] = []
+    for (_, question), (_, answer) in zip(dialog[::2], dialog[1::2]):
+        ids += [sp.bos_id(), *sp.encode(f"{B_INST} {question.strip()} {E_INST} {answer.strip()} "), sp.eos_id()]
+    if len(dialog) % 2:
+        ids += [sp.bos_id(), *sp.encode(f"{B_INST} {dialog[-1][1].strip()} {E_INST}")]
+    return ids
+
+
+def our_ids(key: str, messages: list[cf.Message], tokenizer) -> list[int]:
+    fmt = cf.FORMATS[key]
+    _, tokens, _ = cf.tokenize(fmt, cf.render(fmt, messages), tokenizer)
+    return [t.id for t in tokens]
+
+
+_WORDS = st.sampled_from(["Hi", "hello", "  ", " ", "\n", "\t", "Be brief.", "é", "你好", "🙂", "[INST]", "x y", "?"])
+message_text = st.lists(st.one_of(_WORDS, st.text(st.characters(exclude_categories=("Cs",)), max_size=3)),
+                        max_size=5).map("".join)
+
+
+@st.composite
+def dialogs(draw) -> list[cf.Message]:
+    """An optional system prompt, then questions and answers in turn, ending with either."""
+    messages = [cf.Message("system", draw(message_text))] if draw(st.booleans()) else []
+    for turn in range(draw(st.integers(1, 5))):
+        messages.append(cf.Message("user" if turn % 2 == 0 else "assistant", draw(message_text)))
+    return messages
+
+
+def test_llama2_reply_is_encoded_with_its_question() -> None:
+    """The reply "Hello" is "▁Hello" inside "[INST] Hi [/INST] Hello ": the one lone ▁ (29871) is the last space."""
+    tok = load("llama2")
+    messages = cf.conversation(system="Be brief.", user="Hi", reply="Hello")
+    assert our_ids("llama2", messages, tok) == meta_llama2_ids(tok._sp, messages)
+    assert our_ids("llama2", messages, tok).count(29871) == 1
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(messages=dialogs())
+def test_llama2_matches_metas_chat_completion(messages: list[cf.Message]) -> None:
+    tok = load("llama2")
+    assert our_ids("llama2", messages, tok) == meta_llama2_ids(tok._sp, messages)
