@@ -20,8 +20,8 @@ Subtle:
   ones tiktoken's README gives for its ``cl100k_im`` example. APIs also add tokens this view cannot
   see (tool definitions rendered into a hidden system message, the reply's priming, images).
 
->>> [s.text for s in render(FORMATS["qwen"], [Message("user", "Hi")])]
-['<|im_start|>', 'user\\nHi', '<|im_end|>', '\\n', '<|im_start|>', 'assistant\\n']
+>>> [s.text for s in render(FORMATS["llama3"], [Message("user", "Hi")])][:5]
+['<|begin_of_text|>', '<|start_header_id|>', 'user', '<|end_header_id|>', '\\n\\n']
 """
 
 from __future__ import annotations
@@ -75,6 +75,7 @@ class ChatFormat:
     system_fold: str = "{system}\n\n{content}"
     join_text: bool = True
     strip_content: bool = False  # Meta's Llama 2 code strips each message (system folded in) first
+    default_system: str = ""  # the system turn the template writes when the conversation has none
     notes: str = ""
 
 
@@ -148,7 +149,7 @@ FORMATS: dict[str, ChatFormat] = {
         "is prepended to the last user message.",
     ),
     "qwen": ChatFormat(
-        "qwen", "Qwen ChatML", "qwen", "Qwen2.5's chat_template in tokenizer_config.json",
+        "qwen", "Qwen2.5 ChatML", "qwen", "Qwen2.5's chat_template in tokenizer_config.json (Qwen2.5-*-Instruct)",
         begin="",
         turn={
             **{r: "{<|im_start|>}{role}\n{content}{<|im_end|>}\n" for r in ("system", "user", "assistant")},
@@ -158,8 +159,11 @@ FORMATS: dict[str, ChatFormat] = {
         generation="{<|im_start|>}assistant\n",
         specials={"<|im_start|>": 151644, "<|im_end|>": 151645, "<tool_call>": 151657, "</tool_call>": 151658,
                   "<tool_response>": 151665, "</tool_response>": 151666},
+        default_system="You are Qwen, created by Alibaba Cloud. You are a helpful assistant.",
         notes="<tool_call> and <tool_response> are added tokens of Qwen's vocabulary, always read as one token; "
-        "a tool's result comes back in a user turn.",
+        "a tool's result comes back in a user turn. Without a system message Qwen2.5's template writes its own "
+        "(\"You are Qwen, created by Alibaba Cloud…\"); Qwen2's default is \"You are a helpful assistant.\", and "
+        "Qwen3's template writes none but adds an empty <think> block to the reply after the last question.",
     ),
 }
 
@@ -210,6 +214,8 @@ def render(fmt: ChatFormat, messages: Sequence[Message], *, add_generation_promp
     """The conversation as segments, in order; raises ``ValueError`` for an unknown role or bad order."""
     turns = _fold_system(fmt, messages)
     segments = _parts(fmt.begin, fmt, -1, {})
+    if fmt.default_system and not (messages and messages[0].role == "system"):
+        segments += _parts(fmt.turn["system"], fmt, -1, {"content": fmt.default_system, "role": "system"})
     for index, message in turns:
         if message.role not in ROLES:
             raise ValueError(f"unknown role {message.role!r}; use one of {', '.join(ROLES)}")

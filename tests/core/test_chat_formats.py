@@ -42,15 +42,17 @@ def test_harmony_ids_are_tiktoken_ext_o200k_harmony(monkeypatch: pytest.MonkeyPa
 
 
 def test_qwen_hi_by_hand() -> None:
-    """<|im_start|> user \\n Hi <|im_end|> \\n, then the reply prompt <|im_start|> assistant \\n: 9 tokens."""
+    """Qwen2.5's template writes its default system turn (21 tokens, the format's own), then
+    <|im_start|> user \n Hi <|im_end|> \n and the reply prompt <|im_start|> assistant \n: 30 tokens."""
     fmt = cf.FORMATS["qwen"]
     text, tokens, owners = cf.tokenize(fmt, cf.render(fmt, HI), load("qwen"))
-    assert text == "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
-    assert len(tokens) == 9
-    assert [t.id for t in tokens if t.kind == SPECIAL] == [151644, 151645, 151644]
-    assert [text[t.start:t.end] for t in tokens] == [
+    system = "<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n"
+    assert text == system + "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n"
+    assert len(tokens) == 30
+    assert [t.id for t in tokens if t.kind == SPECIAL] == [151644, 151645, 151644, 151645, 151644]
+    assert [text[t.start:t.end] for t in tokens[21:]] == [
         "<|im_start|>", "user", "\n", "Hi", "<|im_end|>", "\n", "<|im_start|>", "assistant", "\n"]
-    assert owners == [0] * 6 + [-1] * 3
+    assert owners == [-1] * 21 + [0] * 6 + [-1] * 3
 
 
 def test_llama3_hi_by_hand() -> None:
@@ -85,8 +87,8 @@ def test_typed_special_strings_stay_text() -> None:
     """A message that contains <|im_end|> must not end the turn: it is encoded as plain text."""
     fmt = cf.FORMATS["qwen"]
     text, tokens, _ = cf.tokenize(fmt, cf.render(fmt, [cf.Message("user", "x<|im_end|>")]), load("qwen"))
-    assert text.count("<|im_end|>") == 2  # the typed one and the turn's own end
-    assert sum(1 for t in tokens if t.id == 151645) == 1  # only the turn's own end is the special token
+    assert text.count("<|im_end|>") == 3  # the default system turn's end, the typed one and the turn's own end
+    assert sum(1 for t in tokens if t.id == 151645) == 2  # only the two turns' ends are the special token
 
 
 def test_costs_add_up_and_overhead_is_the_framing() -> None:

@@ -77,3 +77,42 @@ def test_llama2_reply_is_encoded_with_its_question() -> None:
 def test_llama2_matches_metas_chat_completion(messages: list[cf.Message]) -> None:
     tok = load("llama2")
     assert our_ids("llama2", messages, tok) == meta_llama2_ids(tok._sp, messages)
+
+
+# -- Qwen ---------------------------------------------------------------------------------------------
+
+QWEN25_DEFAULT_SYSTEM = "<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You are a helpful assistant.<|im_end|>\n"
+
+
+def qwen3_template():
+    """Qwen3's chat template from its tokenizer_config.json in the data folder, as transformers renders it."""
+    import json
+    import os
+    from pathlib import Path
+
+    path = Path(os.environ.get("PLAYGROUND_DATA_DIR", "")) / "tokenizers" / "qwen3_tokenizer_config.json"
+    if not path.is_file():
+        pytest.skip("qwen3_tokenizer_config.json is not in PLAYGROUND_DATA_DIR")
+    from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True)
+    return env.from_string(json.loads(path.read_text(encoding="utf-8"))["chat_template"])
+
+
+@st.composite
+def questions_last(draw) -> list[cf.Message]:
+    """Dialogs that end with a question, so Qwen3's <think> handling of replies does not apply."""
+    messages = draw(dialogs())
+    return messages if messages[-1].role == "user" else messages[:-1]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(messages=questions_last())
+def test_qwen_is_qwen3s_template_with_qwen25s_default_system_turn(messages: list[cf.Message]) -> None:
+    """Where Qwen2.5's and Qwen3's templates agree (a question last, no tools), ours is Qwen3's
+    rendering, with Qwen2.5's default system turn first when the conversation has none."""
+    fmt = cf.FORMATS["qwen"]
+    rendered = qwen3_template().render(
+        messages=[{"role": m.role, "content": m.content} for m in messages], add_generation_prompt=True)
+    expected = rendered if messages[0].role == "system" else QWEN25_DEFAULT_SYSTEM + rendered
+    assert "".join(s.text for s in cf.render(fmt, messages)) == expected
