@@ -36,17 +36,20 @@ from dataclasses import dataclass, field
 from core.types import ADDED, SPECIAL, Token, Tokenizer
 
 ROLES = ("system", "user", "assistant", "tool")
-_PART = re.compile(r"\{(<[^{}]+>|\[[A-Z_/]+\]|content|role|name|arguments)\}")
+_PART = re.compile(r"\{(<[^{}]+>|\[[A-Z_/]+\]|content|role|name|arguments|calls|result)\}")
+EXAMPLE_CALL_ID = "call00001"  # a tool call's id, 9 letters or digits as Mistral's are (its API draws them at random)
 
 
 @dataclass(frozen=True)
 class Message:
     """One turn. An assistant turn with ``tool_name`` is a tool call (``content`` holds its JSON arguments);
-    a ``tool`` turn is the result of the call before it."""
+    a ``tool`` turn is the result of the call before it. ``call_id`` is the call's id (on a result: the
+    id of the call it answers; empty there means the last call's)."""
 
     role: str
     content: str
     tool_name: str = ""
+    call_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,8 @@ class ChatFormat:
 
     Templates are strings in which ``{<|x|>}`` or ``{[X]}`` is a special token, ``{content}`` the
     message text, ``{role}`` the role as the format names it, ``{name}``/``{arguments}`` a tool
-    call's function and JSON. ``system`` says where a system message goes: its own turn
+    call's function and JSON, ``{calls}``/``{result}`` a call or result as mistral-common writes them
+    (JSON with the arguments or content parsed, and the call's id). ``system`` says where a system message goes: its own turn
     (``"turn"``), folded into the first user turn (``"first_user"``, Llama 2) or the last one
     (``"last_user"``, Mistral). With ``join_text`` the text between two special tokens is encoded
     in one call, whatever turns it spans; without, each piece of a template is its own call.
@@ -139,14 +143,15 @@ FORMATS: dict[str, ChatFormat] = {
         turn={
             "user": "{[INST]}{content}{[/INST]}",
             "assistant": "{content}{</s>}",
-            "tool": "{[TOOL_RESULTS]}{{\"content\": {content}}}{[/TOOL_RESULTS]}",
+            "tool": "{[TOOL_RESULTS]}{result}{[/TOOL_RESULTS]}",
         },
-        tool_call="{[TOOL_CALLS]}[{{\"name\": \"{name}\", \"arguments\": {arguments}}}]{</s>}", generation="",
+        tool_call="{[TOOL_CALLS]}{calls}{</s>}", generation="",
         specials={"<s>": 1, "</s>": 2, "[INST]": 3, "[/INST]": 4, "[TOOL_CALLS]": 5, "[TOOL_RESULTS]": 8,
                   "[/TOOL_RESULTS]": 9},
         system="last_user", join_text=False,
         notes="[INST], [/INST] and [TOOL_CALLS] are control tokens of the v3 vocabulary; the system prompt "
-        "is prepended to the last user message.",
+        "is prepended to the last user message. A tool call and its result carry the call's id (id, call_id), "
+        "and their JSON is written again from the parsed arguments and content, as mistral-common does.",
     ),
     "qwen": ChatFormat(
         "qwen", "Qwen2.5 ChatML", "qwen", "Qwen2.5's chat_template in tokenizer_config.json (Qwen2.5-*-Instruct)",
@@ -195,7 +200,8 @@ def conversation(
     messages.append(Message("user", user))
     if tool:
         name, arguments, result = tool
-        messages += [Message("assistant", arguments, tool_name=name), Message("tool", result)]
+        messages += [Message("assistant", arguments, tool_name=name, call_id=EXAMPLE_CALL_ID),
+                     Message("tool", result, call_id=EXAMPLE_CALL_ID)]
     if reply:
         messages.append(Message("assistant", reply))
     return messages
@@ -221,13 +227,15 @@ def render(fmt: ChatFormat, messages: Sequence[Message], *, add_generation_promp
             raise ValueError(f"unknown role {message.role!r}; use one of {', '.join(ROLES)}")
         if message.role == "assistant" and message.tool_name:
             template = fmt.tool_call
-            values = {"name": message.tool_name, "arguments": message.content or "{}"}
+            values = {"name": message.tool_name, "arguments": message.content or "{}",
+                      "calls": _call_json(message)}
         else:
             template = fmt.turn.get(message.role)
             if template is None:
                 raise ValueError(f"{fmt.title} has no {message.role} turn of its own")
             content = message.content.strip() if fmt.strip_content else message.content
-            values = {"content": content, "name": _last_tool(messages, index)}
+            values = {"content": content, "name": _last_tool(messages, index),
+                      "result": _result_json(message, messages[:index])}
         values["role"] = fmt.role_names.get(message.role, message.role)
         segments += _parts(template, fmt, index, values)
     if add_generation_prompt and (not turns or turns[-1][1].role != "assistant" or turns[-1][1].tool_name):
@@ -293,6 +301,31 @@ def _last_tool(messages: Sequence[Message], index: int) -> str:
     return next((m.tool_name for m in reversed(messages[:index]) if m.tool_name), "tool")
 
 
+def _parsed(text: str) -> object:
+    """JSON text as its value, other text as itself (mistral-common's ``_parse_json_content``)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _call_json(message: Message) -> str:
+    """A tool call as mistral-common's v3 writes it: a JSON list of one call, arguments parsed, its id."""
+    call = {"name": message.tool_name, "arguments": _parsed(message.content or "{}")}
+    if message.call_id:
+        call["id"] = message.call_id
+    return json.dumps([call], ensure_ascii=False)
+
+
+def _result_json(message: Message, before: Sequence[Message]) -> str:
+    """A tool result as mistral-common's v3 writes it: its content parsed, and the id of the call it answers."""
+    call_id = message.call_id or next((m.call_id for m in reversed(before) if m.tool_name and m.call_id), "")
+    result = {"content": _parsed(message.content)}
+    if call_id:
+        result["call_id"] = call_id
+    return json.dumps(result, ensure_ascii=False)
+
+
 def _parts(template: str, fmt: ChatFormat, message: int, values: dict[str, str]) -> list[Segment]:
     segments, at = [], 0
     for match in _PART.finditer(template):
@@ -303,7 +336,7 @@ def _parts(template: str, fmt: ChatFormat, message: int, values: dict[str, str])
         if name in fmt.specials:
             segments.append(Segment(name, True, message))
         elif values.get(name):
-            segments.append(Segment(values[name], False, message, content=name in ("content", "arguments")))
+            segments.append(Segment(values[name], False, message, content=name in ("content", "arguments", "calls", "result")))
         at = match.end()
     tail = template[at:].replace("{{", "{").replace("}}", "}")
     if tail:

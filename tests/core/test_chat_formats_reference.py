@@ -116,3 +116,64 @@ def test_qwen_is_qwen3s_template_with_qwen25s_default_system_turn(messages: list
         messages=[{"role": m.role, "content": m.content} for m in messages], add_generation_prompt=True)
     expected = rendered if messages[0].role == "system" else QWEN25_DEFAULT_SYSTEM + rendered
     assert "".join(s.text for s in cf.render(fmt, messages)) == expected
+
+
+# -- Mistral v3 tool calls -----------------------------------------------------------------------------
+
+# Computed with mistral-common 1.13.1 (MistralTokenizer.from_file on its mistral_instruct_tokenizer_240323
+# .model.v3, InstructTokenizerV3; finetuning mode for a dialog ending with a reply, serving mode otherwise;
+# tool calls given the ids our conversation gives them). That file's text pieces are those of the registry's
+# mistral_v3 file (only 24 unused control names differ). Written here so the test needs no mistral-common.
+MISTRAL_CASES = {
+    "default": cf.default_conversation(),
+    "compact_args": cf.conversation(system="S.", user="Q?", reply="A.", tool=("f", '{"x":1,"é":"ü"}', '{"y":2}')),
+    "plain_result": cf.conversation(user="Weather?", reply="Sunny.",
+                                    tool=("get_weather", '{"city": "Paris"}', "sunny, 18 C")),
+    "no_reply": cf.conversation(user="Hi", tool=("lookup", '{"q": "tokens"}', "[1, 2, 3]")),
+}
+MISTRAL_COMMON_V3_IDS = {
+    "default": [
+        1, 3, 1763, 1228, 1032, 3846, 1632, 5298, 14660, 29491, 781, 781, 3963, 29510, 29481, 1040,
+        8854, 1065, 6233, 3922, 29572, 4, 5, 1501, 7567, 1629, 2032, 1113, 1295, 29498, 1537, 1991,
+        1316, 1113, 17452, 2032, 10598, 19141, 2032, 1113, 4684, 1046, 8474, 1113, 1081, 2032, 1113,
+        3613, 29502, 29502, 29502, 29502, 29508, 29507, 10925, 2, 8, 10598, 4557, 2032, 10598, 7891,
+        29498, 29485, 2032, 29473, 29508, 29551, 29493, 1113, 11687, 2032, 1113, 8948, 29492, 8474,
+        1113, 3613, 29498, 1081, 2032, 1113, 3613, 29502, 29502, 29502, 29502, 29508, 18163, 9, 1429,
+        1117, 29473, 29508, 29551, 9561, 29511, 1072, 7713, 29492, 1065, 6233, 29515, 2156, 1032, 2829,
+        16322, 29491, 2
+    ],
+    "compact_args": [
+        1, 3, 1086, 29491, 781, 781, 29592, 29572, 4, 5, 1501, 7567, 1629, 2032, 1113, 29490, 1316,
+        1113, 17452, 2032, 10598, 29512, 2032, 29473, 29508, 29493, 1113, 29565, 2032, 1113, 29605,
+        8474, 1113, 1081, 2032, 1113, 3613, 29502, 29502, 29502, 29502, 29508, 29507, 10925, 2, 8,
+        10598, 4557, 2032, 10598, 29492, 2032, 29473, 29518, 1649, 1113, 3613, 29498, 1081, 2032, 1113,
+        3613, 29502, 29502, 29502, 29502, 29508, 18163, 9, 1098, 29491, 2
+    ],
+    "plain_result": [
+        1, 3, 1584, 1991, 29572, 4, 5, 1501, 7567, 1629, 2032, 1113, 1295, 29498, 1537, 1991, 1316,
+        1113, 17452, 2032, 10598, 19141, 2032, 1113, 4684, 1046, 8474, 1113, 1081, 2032, 1113, 3613,
+        29502, 29502, 29502, 29502, 29508, 29507, 10925, 2, 8, 10598, 4557, 2032, 1113, 20643, 2548,
+        29493, 29473, 29508, 29551, 1102, 1316, 1113, 3613, 29498, 1081, 2032, 1113, 3613, 29502, 29502,
+        29502, 29502, 29508, 18163, 9, 7825, 2548, 29491, 2
+    ],
+    "no_reply": [
+        1, 3, 16127, 4, 5, 1501, 7567, 1629, 2032, 1113, 17403, 1316, 1113, 17452, 2032, 10598, 29543,
+        2032, 1113, 20996, 8474, 1113, 1081, 2032, 1113, 3613, 29502, 29502, 29502, 29502, 29508, 29507,
+        10925, 2, 8, 10598, 4557, 2032, 1501, 29508, 29493, 29473, 29518, 29493, 29473, 29538, 1949,
+        1113, 3613, 29498, 1081, 2032, 1113, 3613, 29502, 29502, 29502, 29502, 29508, 18163, 9
+    ],
+}
+
+
+@pytest.mark.parametrize("case", MISTRAL_CASES)
+def test_mistral_v3_tool_calls_and_results_are_mistral_commons(case: str) -> None:
+    """The call carries its "id" and the result its "call_id"; both JSON bodies written again from the
+    parsed arguments and content (compact JSON gets mistral-common's spaces; plain text stays a string)."""
+    assert our_ids("mistral_v3", MISTRAL_CASES[case], load("mistral_v3")) == MISTRAL_COMMON_V3_IDS[case]
+
+
+def test_mistral_v3_tool_turns_name_the_call_id() -> None:
+    fmt = cf.FORMATS["mistral_v3"]
+    text = "".join(s.text for s in cf.render(fmt, MISTRAL_CASES["compact_args"]))
+    assert '[TOOL_CALLS][{"name": "f", "arguments": {"x": 1, "é": "ü"}, "id": "call00001"}]</s>' in text
+    assert '[TOOL_RESULTS]{"content": {"y": 2}, "call_id": "call00001"}[/TOOL_RESULTS]' in text
