@@ -30,8 +30,8 @@ import json
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from itertools import accumulate
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from core.types import ADDED, SPECIAL, Token, Tokenizer
 

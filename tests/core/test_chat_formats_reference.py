@@ -37,7 +37,7 @@ def meta_llama2_ids(sp, messages: list[cf.Message]) -> list[int]:
     if dialog[0][0] == "system":
         dialog = [(dialog[1][0], B_SYS + dialog[0][1] + E_SYS + dialog[1][1]), *dialog[2:]]
     ids: list[int] = []
-    for (_, question), (_, answer) in zip(dialog[::2], dialog[1::2]):
+    for (_, question), (_, answer) in zip(dialog[::2], dialog[1::2], strict=False):  # a last question: below
         ids += [sp.bos_id(), *sp.encode(f"{B_INST} {question.strip()} {E_INST} {answer.strip()} "), sp.eos_id()]
     if len(dialog) % 2:
         ids += [sp.bos_id(), *sp.encode(f"{B_INST} {dialog[-1][1].strip()} {E_INST}")]
