@@ -121,19 +121,17 @@ class HFTokenizer(PretrainedTokenizer):
 
         Subtle: a character deleted alone may be kept in context. XLM-R's normalizer strips
         trailing whitespace, so NEL (U+0085) alone is deleted but "\x85hello" keeps it, and NBSP
-        before a combining mark becomes a space the mark follows. So the lead counts only if the
-        text without it normalizes to the same string: the model then reads the same, and gives
-        the same ids.
+        before a combining mark becomes a space the mark follows. So the lead stops at whitespace,
+        and counts only if the text without it normalizes to the same string (the model then reads
+        the same, and gives the same ids); else it is 0 and the whole text is encoded as it is.
         """
         normalizer = self._tok.normalizer
         lead = 0
         while normalizer is not None and lead < len(text) and not text[lead].isprintable() \
-                and normalizer.normalize_str(text[lead]) == "":
+                and not text[lead].isspace() and normalizer.normalize_str(text[lead]) == "":
             lead += 1
-        if lead:
-            whole = normalizer.normalize_str(text)
-            while lead and normalizer.normalize_str(text[lead:]) != whole:
-                lead -= 1
+        if lead and normalizer.normalize_str(text[lead:]) != normalizer.normalize_str(text):
+            return 0
         return lead
 
     def _kind(self, i: int, string: str, was_added: int) -> str:
