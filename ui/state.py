@@ -412,6 +412,7 @@ AL_CORPUS = "al_corpus"  # training form: catalog key, or "paste" / "upload"
 AL_PASTE = "al_paste"  # training form: the pasted corpus
 AL_UPLOAD = "al_upload"  # training form: the .txt uploader (widget only, no default)
 AL_BPE_FLAVOUR = "al_bpe_flavour"  # training form: a key of core.vocab_grid.BPE_FLAVOURS
+AL_UNIGRAM_RECIPE = "al_unigram_recipe"  # training form: a key of core.vocab_grid.UNIGRAM_RECIPES
 AL_APPLIED = "al_applied"  # the corpus and flavour trained on (ui.algorithms.store.GridSettings); None = defaults
 AL_OWN_TEXT = "al_own_text"  # the pasted or uploaded corpus of the applied settings
 AL_TRAIN_ERROR = "al_train_error"  # why the last "Train" did not train, or ""
@@ -437,6 +438,7 @@ def algorithms_defaults() -> dict[str, Any]:
         AL_CORPUS: "sample_essay_en",
         AL_PASTE: "",
         AL_BPE_FLAVOUR: "byte",
+        AL_UNIGRAM_RECIPE: "sentencepiece",
         AL_APPLIED: None,
         AL_OWN_TEXT: "",
         AL_TRAIN_ERROR: "",

@@ -161,3 +161,16 @@ def test_tax_on_the_built_in_sample() -> None:
     assert by[("cl100k_base", "es")]["premium"] < by[("cl100k_base", "hi")]["premium"]
     assert run("tax", "-l", "xx-none").exit_code == USAGE
     assert run("tax", "--corpus", "nope").exit_code == USAGE
+
+
+def test_train_the_textbook_unigram_prints_its_pruning_rounds() -> None:
+    from core.unigram import textbook
+
+    result = run("train", "sample_essay_en", "-a", "unigram-textbook", "-v", "300")
+    assert result.exit_code == OK, result.output
+    rows = result.stdout.splitlines()
+    trace = textbook.train(load_corpus("sample_essay_en"), vocab_size=300).trace
+    assert rows[0].split() == ["round", "pieces", "log-likelihood", "/", "char"]
+    assert len(rows) == 1 + len(trace) and trace[-1].pieces_before == 300
+    assert rows[-1].split() == [str(len(trace)), "300", f"{trace[-1].log_likelihood_per_char:.4f}"]
+    assert run("train", "sample_essay_en", "-a", "unigram-textbook", "-o", "x.json").exit_code == USAGE
