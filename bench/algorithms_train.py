@@ -235,7 +235,7 @@ def _logsumexp(values: list[float]) -> float:
 def bench_textbook(text: str, heldout: str, runs: int) -> None:
     measure(
         "Unigram, the textbook's recipe: core.unigram.textbook vs the same recipe in plain Python",
-        {"core.unigram.textbook": _textbook, "core.unigram (SentencePiece's)": _unigram,
+        {"core.unigram.textbook": _textbook, "core.unigram (SP recipe)": _unigram,
          "plain Python recipe": _plain_textbook},
         text,
         heldout,

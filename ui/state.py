@@ -474,6 +474,8 @@ WC_TAB = "wc_tab"  # the open tab's label, one of WC_TABS
 WC_TOKENIZERS = "wc_tokenizers"  # registry keys measured next to the sweeps and in the units table
 WC_RULE = "wc_rule"  # a key of core.wordstats.WORD_RULES
 WC_ZIPF_WINDOW = "wc_zipf_window"  # (first rank, last rank) of Zipf's fit
+WC_ZIPF_METHOD = "wc_zipf_method"  # a key of core.wordstats.ZIPF_METHODS
+WC_HEAPS_START = "wc_heaps_start"  # where Heaps' fit starts (words read); 0 = core.wordstats.heaps_start's rule
 WC_MAX_VOCAB = "wc_max_vocab"  # sweep form: the largest vocabulary
 WC_POINTS = "wc_points"  # sweep form: sizes WordPiece and Unigram train at
 WC_OTHERS = "wc_others"  # sweep form: algorithms besides BPE
@@ -502,6 +504,8 @@ def words_defaults() -> dict[str, Any]:
         WC_TOKENIZERS: list(WC_DEFAULT_TOKENIZERS),
         WC_RULE: "letters",
         WC_ZIPF_WINDOW: (10, 1_000),
+        WC_ZIPF_METHOD: "every_rank",
+        WC_HEAPS_START: 0,
         WC_MAX_VOCAB: 8_192,
         WC_POINTS: 8,
         WC_OTHERS: ["WordPiece", "Unigram"],
