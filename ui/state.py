@@ -112,6 +112,7 @@ BPE_CUSTOM_PATTERN = "bpe_custom_pattern"  # training form: the custom regex
 BPE_SIZE_KIND = "bpe_size_kind"  # training form: "merges" or "vocab"
 BPE_SIZE = "bpe_size"  # training form: number of merges or vocabulary size
 BPE_TIE = "bpe_tie"  # training form: a key of core.bpe.TIE_BREAKS
+BPE_PRESET_PENDING = "bpe_preset_pending"  # a preset (ui.bpe.presets) just filled the form: train now
 BPE_APPLIED = "bpe_applied"  # the settings of the model shown (ui.bpe.views.TrainSettings); None = defaults
 BPE_OWN_TEXT = "bpe_own_text"  # the pasted or uploaded corpus of the applied settings
 BPE_TRAIN_ERROR = "bpe_train_error"  # why the last "Train" did not train, or ""
@@ -149,6 +150,7 @@ def bpe_defaults() -> dict[str, Any]:
         BPE_SIZE_KIND: "merges",
         BPE_SIZE: 300,
         BPE_TIE: "first_seen",
+        BPE_PRESET_PENDING: False,
         BPE_APPLIED: None,
         BPE_OWN_TEXT: "",
         BPE_TRAIN_ERROR: "",
