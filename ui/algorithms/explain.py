@@ -14,7 +14,8 @@ GRID_NOTE = (
     "WordPiece its first pieces; Unigram prunes through every size in one run). Each algorithm "
     "pre-tokenizes as it usually does: BPE with GPT-2's pattern (a space belongs to the next word), "
     "WordPiece like BERT (whitespace dropped, punctuation alone), Unigram like SentencePiece "
-    "(`▁` marks a word's start). Red dashed pills are unknown tokens: text the model lost."
+    "(`▁` marks a word's start), or, with the textbook's recipe picked, by GPT-2-style pre-tokens. "
+    "Red dashed pills are unknown tokens: text the model lost."
 )
 
 HOW = {
