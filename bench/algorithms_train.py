@@ -47,9 +47,9 @@ import re  # noqa: E402
 from collections import Counter as Tally  # noqa: E402
 
 from core import bpe, unigram, wordpiece  # noqa: E402
-from core.unigram import textbook  # noqa: E402
 from core.corpora import load_corpus, split_heldout  # noqa: E402
 from core.fetch.sources import SourceUnavailable  # noqa: E402
+from core.unigram import textbook  # noqa: E402
 
 VOCAB_SIZE = 2_000
 Counter = Callable[[str], int]  # held-out text -> its number of tokens
