@@ -262,3 +262,9 @@ def test_a_link_names_the_unigram_recipe() -> None:
     at = run_page({"page": "algorithms", "unigram_recipe": "textbook", "sizes": "300,500"})
     assert at.session_state[state.AL_APPLIED].unigram_recipe == "textbook"
     assert any("log-likelihood / character" in d.value.columns for d in at.dataframe)
+
+
+def test_the_textbook_recipe_offers_no_unigram_tokenizer_json_but_keeps_the_others() -> None:
+    at = run_page({"page": "algorithms", "unigram_recipe": "textbook"})
+    labels = {b.proto.label for b in at.get("download_button")}
+    assert {"BPE tokenizer.json", "WordPiece tokenizer.json"} <= labels and "Unigram tokenizer.json" not in labels

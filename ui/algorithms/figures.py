@@ -146,8 +146,8 @@ def pruning_frame(trace: Sequence[Any]) -> pd.DataFrame:
     E-step measured, and what pruning kept (a trace of ``TextbookRound`` or ``PruneRound``).
 
     >>> from core.unigram.textbook import TextbookRound
-    >>> pruning_frame([TextbookRound(1, 500, (-2.5, -2.4), 350)]).iloc[0].tolist()
-    [1, 500, -2.4, 350]
+    >>> pruning_frame([TextbookRound(1, 500, (-2.5, -2.4), 350)]).to_dict("records")
+    [{'round': 1, 'pieces': 500, 'log-likelihood / character': -2.4, 'kept': 350}]
     """
     return pd.DataFrame({
         "round": [r.round for r in trace],

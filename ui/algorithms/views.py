@@ -223,8 +223,10 @@ def downloads(grid: Grid, size: int) -> None:
     row = st.container(horizontal=True, gap="small")
     for algorithm, export in exporters.items():
         cell = grid.cell(algorithm, size) if algorithm in grid.models else None
-        if cell is None or cell.tokenizer is None or not hasattr(cell.tokenizer, "nbest"):
-            continue  # the textbook's Unigram has no tokenizer.json: its pattern is Python re's
+        if cell is None or cell.tokenizer is None:
+            continue
+        if algorithm == "unigram" and grid.settings.unigram_recipe == "textbook":
+            continue  # no tokenizer.json: its pattern is Python re's, its Viterbi's tie rule not tokenizers'
 
         def make(tokenizer: object = cell.tokenizer, export: Callable[[object], str] = export) -> str:
             try:
