@@ -20,6 +20,11 @@ work the reference trainers, which use every core, suffer most.
   ``count(ab) / (count(a) * count(b))``, which spends pieces on rare pairs, so it compresses less (the
   ``min_count=2`` row shows how much a frequency floor gives back). Target (issue 8): at most 1x
   tokenizers' time.
+- ``bench_textbook``: ``core.unigram.textbook`` (the textbook chapter's Unigram recipe) against a plain
+  Python run of the same recipe written here (dictionaries, one forward–backward loop per pre-token,
+  as a chapter's script would do it), with ``core.unigram`` beside it to show how much more
+  SentencePiece's recipe compresses. Target (issue 22): at most 10 s; both textbook engines must give
+  the same held-out bytes per token.
 - ``bench_bpe``: ``core.bpe`` (byte-level with GPT-2's pattern, and character mode) against
   sentencepiece's BPE trainer, for the record: different pre-tokenization and base alphabets, so the
   compression columns compare designs, not implementations.
@@ -37,9 +42,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import math  # noqa: E402
+import re  # noqa: E402
+from collections import Counter as Tally  # noqa: E402
+
 from core import bpe, unigram, wordpiece  # noqa: E402
 from core.corpora import load_corpus, split_heldout  # noqa: E402
 from core.fetch.sources import SourceUnavailable  # noqa: E402
+from core.unigram import textbook  # noqa: E402
 
 VOCAB_SIZE = 2_000
 Counter = Callable[[str], int]  # held-out text -> its number of tokens
@@ -168,6 +178,72 @@ def bench_wordpiece(text: str, heldout: str, runs: int) -> None:
     )
 
 
+def _textbook(text: str) -> Counter:
+    tokenizer = textbook.train(text, vocab_size=VOCAB_SIZE).tokenizer
+    return lambda held: len(tokenizer.encode_ids(held))
+
+
+def _plain_textbook(text: str) -> Counter:
+    """The recipe in plain Python: the reference the numpy engine is timed against."""
+    pattern, top = re.compile(textbook.TEXTBOOK_PATTERN), textbook.MAX_PIECE_LEN
+    words = Tally(pattern.findall(text))
+    counts: Tally[str] = Tally()
+    for word, n in words.items():
+        for i in range(len(word)):
+            for j in range(i + 1, min(len(word), i + top) + 1):
+                counts[word[i:j]] += n
+    total = sum(counts.values())
+    logp = {s: math.log(c / total) for s, c in counts.items() if c >= 2 or len(s) == 1}
+    while True:
+        for _ in range(textbook.EM_ITERATIONS):
+            expected = dict.fromkeys(logp, 0.0)
+            for word, n in words.items():
+                _plain_expected(word, n, logp, top, expected)
+            norm = sum(expected.values())
+            logp = {s: math.log(max(e, textbook.FLOOR) / norm) for s, e in expected.items()}
+        if len(logp) <= VOCAB_SIZE:
+            break
+        keep = max(VOCAB_SIZE, int(textbook.KEEP_SHARE * len(logp)))
+        chars = [s for s in logp if len(s) == 1]
+        multi = sorted((s for s in logp if len(s) > 1), key=lambda s: -logp[s])  # stable: seed order on ties
+        logp = {s: logp[s] for s in (*chars, *multi[: max(keep - len(chars), 0)])}
+    tokenizer = textbook.TextbookUnigramTokenizer(pieces=list(logp.items()))
+    return lambda held: len(tokenizer.encode_ids(held))
+
+
+def _plain_expected(word: str, n: int, logp: dict[str, float], top: int, expected: dict[str, float]) -> None:
+    """Forward–backward over one pre-token, adding ``n`` times each piece's posterior to ``expected``."""
+    size = len(word)
+    alpha, beta = [0.0] + [-math.inf] * size, [-math.inf] * size + [0.0]
+    for end in range(1, size + 1):
+        alpha[end] = _logsumexp([alpha[i] + logp[word[i:end]] for i in range(max(0, end - top), end) if word[i:end] in logp])
+    for start in range(size - 1, -1, -1):
+        beta[start] = _logsumexp([logp[word[start:j]] + beta[j] for j in range(start + 1, min(size, start + top) + 1)
+                                  if word[start:j] in logp])
+    for i in range(size):
+        for j in range(i + 1, min(size, i + top) + 1):
+            piece = word[i:j]
+            if piece in logp:
+                expected[piece] += n * math.exp(alpha[i] + logp[piece] + beta[j] - alpha[size])
+
+
+def _logsumexp(values: list[float]) -> float:
+    top = max(values)
+    return top + math.log(sum(math.exp(v - top) for v in values))
+
+
+def bench_textbook(text: str, heldout: str, runs: int) -> None:
+    measure(
+        "Unigram, the textbook's recipe: core.unigram.textbook vs the same recipe in plain Python",
+        {"core.unigram.textbook": _textbook, "core.unigram (SP recipe)": _unigram,
+         "plain Python recipe": _plain_textbook},
+        text,
+        heldout,
+        runs,
+        target="core.unigram.textbook at most 10 s, the same bytes/token as the plain Python recipe",
+    )
+
+
 def bench_bpe(text: str, heldout: str, runs: int) -> None:
     measure(
         "BPE, for the record: core.bpe vs sentencepiece (bpe)",
@@ -179,7 +255,7 @@ def bench_bpe(text: str, heldout: str, runs: int) -> None:
 
 
 BENCHES: dict[str, Callable[[str, str, int], None]] = {
-    "unigram": bench_unigram, "wordpiece": bench_wordpiece, "bpe": bench_bpe,
+    "unigram": bench_unigram, "wordpiece": bench_wordpiece, "bpe": bench_bpe, "textbook": bench_textbook,
 }
 
 

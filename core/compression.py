@@ -9,7 +9,7 @@ bytes per token says how much text one token carries, so how long a sequence a m
   rank, so the merges of rank below k made while encoding with *all* merges are exactly those made
   with the first k. One encode of each distinct held-out pre-token, keeping the rank of every merge
   it makes, gives the held-out token count at every vocabulary size at once (``bpe_sweep``).
-- **Other algorithms** (WordPiece, Unigram) learn a different vocabulary for each size, so their
+- **Other algorithms** (WordPiece, Unigram, and Unigram by the textbook chapter's recipe) learn a different vocabulary for each size, so their
   sweep trains once per size. They plug in through ``ALGORITHMS``: a name, the module that implements
   it (imported lazily) and a sweep function. An algorithm whose module is missing from this build is
   reported by ``unavailable_reason`` and skipped, never an error.
@@ -199,6 +199,7 @@ def tokenizer_point(tokenizer: object, heldout: str) -> TokenizerPoint:
 
 # -- the algorithms a sweep can run -------------------------------------------------------------------
 
+TEXTBOOK_UNIGRAM = "Unigram (textbook)"
 SweepFunction = Callable[..., Curve]  # (train, heldout, sizes, *, pattern, progress) -> Curve
 
 
@@ -313,6 +314,11 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType(
         "BPE": Algorithm("BPE", "byte-level BPE", "core.bpe", _bpe_curve),
         "WordPiece": Algorithm("WordPiece", "WordPiece", "core.wordpiece", sweep_by_training("WordPiece", "core.wordpiece")),
         "Unigram": Algorithm("Unigram", "Unigram", "core.unigram", sweep_by_training("Unigram", "core.unigram")),
+        # the textbook chapter's recipe (core.unigram.textbook): its own pre-tokens, seed and pruning rule
+        TEXTBOOK_UNIGRAM: Algorithm(
+            TEXTBOOK_UNIGRAM, "Unigram", "core.unigram.textbook",
+            sweep_by_training(TEXTBOOK_UNIGRAM, "core.unigram.textbook"),
+        ),
     }
 )
 

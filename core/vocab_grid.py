@@ -28,8 +28,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from core import bpe, unigram, wordpiece
+from core.textio import without_surrogates
+from core.unigram import textbook
 
 ALGORITHMS: dict[str, str] = {"bpe": "BPE", "wordpiece": "WordPiece", "unigram": "Unigram"}
+# The Unigram row's recipes: what differs (pre-tokens, seed, pruning rule), in the page's words.
+UNIGRAM_RECIPES: dict[str, str] = {
+    "sentencepiece": "SentencePiece's recipe: ▁ words, prunes what the corpus misses least",
+    "textbook": "the textbook's recipe: GPT-2-style pre-tokens, prunes the least probable",
+}
 # The BPE row's flavours: (mode, end-of-word layout) and the words the page shows.
 BPE_FLAVOURS: dict[str, tuple[bpe.Mode, bpe.EndOfWord, str]] = {
     "byte": ("byte", "glued", "byte-level, GPT-2 pattern"),
@@ -42,6 +49,11 @@ UNSEEN_CHARACTER: dict[str, str] = {
     "char_separate": bpe.UNSEEN_CHARACTER["char"],
     "char_glued": bpe.UNSEEN_CHARACTER["char"],
     "wordpiece": wordpiece.UNSEEN_CHARACTER,
+    "unigram_textbook": (
+        "A character never seen in training has no piece: it becomes <unk>, one unknown token over that "
+        "character, and its text is lost. Text the chapter's pattern matches nowhere (an underscore) gets no "
+        "token at all."
+    ),
     "unigram": (
         "A character never seen in training has no piece: it becomes <unk>, one unknown token over that "
         "character alone (neighbouring unknown characters share one), and its text is lost. "
@@ -185,6 +197,31 @@ class UnigramModels:
         return Cell(self.algorithm, size, tokenizer, f"{chars:,} characters + {longer:,} longer pieces", note)
 
 
+class TextbookModels:
+    """Every Unigram size of one ``textbook.train_sizes`` run (each exactly what training to it alone gives)."""
+
+    algorithm = "unigram"
+
+    def __init__(self, results: dict[int, textbook.TextbookResult], least: int) -> None:
+        self.results, self.least = results, least
+
+    def covers(self, sizes: Iterable[int]) -> bool:
+        return all(size in self.results or size < self.least for size in sizes)
+
+    def cell(self, size: int) -> Cell:
+        if size < self.least:
+            note = (f"The textbook's Unigram needs at least {self.least:,} pieces here: it keeps every one of "
+                    f"the corpus's {self.least:,} characters.")
+            return Cell(self.algorithm, size, None, note=note)
+        if size not in self.results:
+            raise ValueError(f"size {size:,} was not trained: train with it among the sizes")
+        result = self.results[size]
+        chars = len(result.alphabet)
+        pieces = result.tokenizer.vocab_size - 1
+        detail = f"{chars:,} characters + {pieces - chars:,} longer pieces (+ <unk>)"
+        return Cell(self.algorithm, size, result.tokenizer, detail, result.stop_reason or "")
+
+
 class Unavailable:
     """An algorithm that could not be trained on this corpus at all: every cell says why."""
 
@@ -204,12 +241,14 @@ def train_models(
     *,
     sizes: Sequence[int],
     bpe_flavour: str = "byte",
+    unigram_recipe: str = "sentencepiece",
     progress: Progress | None = None,
 ) -> Models:
     """Train ``algorithm`` once on ``corpus`` so that it serves every size in ``sizes``.
 
     BPE and WordPiece train to the largest size; Unigram trains ``sizes`` and every size of
-    ``SIZE_OPTIONS`` above the smallest of them at once. Never raises on a corpus that cannot give the sizes: the result is an
+    ``SIZE_OPTIONS`` above the smallest of them at once (``unigram_recipe``: a key of ``UNIGRAM_RECIPES``).
+    Never raises on a corpus that cannot give the sizes: the result is an
     ``Unavailable`` whose cells say why. ``progress(fraction, message)`` reports the training.
     """
     if algorithm not in ALGORITHMS:
@@ -218,6 +257,8 @@ def train_models(
         raise ValueError("give at least one vocabulary size, each 1 or more")
     if bpe_flavour not in BPE_FLAVOURS:
         raise ValueError(f"bpe_flavour must be one of {', '.join(BPE_FLAVOURS)}, not {bpe_flavour!r}")
+    if unigram_recipe not in UNIGRAM_RECIPES:
+        raise ValueError(f"unigram_recipe must be one of {', '.join(UNIGRAM_RECIPES)}, not {unigram_recipe!r}")
     name = ALGORITHMS[algorithm]
 
     def report(done: int, total: int) -> None:
@@ -234,6 +275,8 @@ def train_models(
         if algorithm == "wordpiece":
             return WordPieceModels(wordpiece.train(corpus, vocab_size=largest, progress=report), largest)
         ladder = {size for size in SIZE_OPTIONS if size >= min(sizes)} | set(sizes)
+        if unigram_recipe == "textbook":
+            return _train_textbook(corpus, sorted(ladder), report)
         return _train_unigram(corpus, sorted(ladder), report)
     except ValueError as exc:
         return Unavailable(algorithm, f"{name} could not be trained on this corpus: {exc}.", sizes)
@@ -257,6 +300,15 @@ def _train_unigram(corpus: str, ladder: list[int], report: Callable[[int, int], 
             continue
         return UnigramModels(results, least, most)
     raise ValueError("the corpus allows no vocabulary size on the ladder")
+
+
+def _train_textbook(corpus: str, ladder: list[int], report: Callable[[int, int], None]) -> Models:
+    """``textbook.train_sizes`` over the sizes of the ladder the corpus allows (at least its characters)."""
+    least = len({ch for word in textbook.pretokens(without_surrogates(corpus)) for ch in word})
+    fit = [size for size in ladder if size >= least]
+    if not fit:
+        return TextbookModels({}, least)
+    return TextbookModels(textbook.train_sizes(corpus, vocab_sizes=fit, progress=report), least)
 
 
 def unseen_characters(corpus_chars: Iterable[str], text: str) -> list[str]:

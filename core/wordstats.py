@@ -5,9 +5,12 @@ Why subword vocabularies exist, in numbers: a few words are very frequent and mo
 however much text has been read (Heaps: after n words about K · n^β distinct ones, β below 1); so
 a vocabulary of whole words, however large, misses some of the words of new text.
 
-Fits are least squares on log-log axes over **log-spaced** points (``log_spaced``): a fit over
-every rank or every position would be dominated by the long tail, where the points crowd together
-on a log axis (half of Heaps' positions lie in the last half of the text, one decade of many).
+Fits are least squares on log-log axes. Zipf's fit has two methods (``ZIPF_METHODS``): through
+every rank in the window, as the textbook chapter fits it (the default), or through **log-spaced**
+ranks (``log_spaced``), so that each decade weighs the same: a fit over every rank is dominated by
+the long tail, where the points crowd together on a log axis. Heaps' fit always uses log-spaced
+positions (half of its positions lie in the last half of the text, one decade of many), from a start
+that is a choice (``heaps_start``: 1,000 words in once the text has 10,000, as the chapter fits it).
 
 What this module does not do: tokenize into subwords (``core.bpe``), draw (``ui``).
 
@@ -61,7 +64,18 @@ WHITESPACE = WordRule(
     r"\S+",
     False,
 )
-WORD_RULES: dict[str, WordRule] = {rule.key: rule for rule in (LETTERS, WHITESPACE)}
+# The textbook chapter's count: ASCII letters of the lowercased text, at most one inner apostrophe
+# (don't, o'er; rock'n'roll is rock'n and roll), which gives the chapter's word counts.
+TEXTBOOK = WordRule(
+    "textbook",
+    "English letters, as the textbook counts",
+    "a word is a run of the letters a to z in the lowercased text, with at most one apostrophe inside it "
+    "(don't, o'er): the rule that gives the textbook chapter's counts; accented letters, digits and "
+    "punctuation are not part of words",
+    r"[a-z]+(?:'[a-z]+)?",
+    True,
+)
+WORD_RULES: dict[str, WordRule] = {rule.key: rule for rule in (LETTERS, WHITESPACE, TEXTBOOK)}
 
 
 def words(text: str, rule: str = "letters") -> list[str]:
@@ -71,6 +85,8 @@ def words(text: str, rule: str = "letters") -> list[str]:
     ["don't", 'panic', "don't"]
     >>> words("Don't PANIC, don't!", "whitespace")
     ["Don't", 'PANIC,', "don't!"]
+    >>> words("O'er the rock'n'roll café", "textbook")
+    ["o'er", 'the', "rock'n", 'roll', 'caf']
     """
     if rule not in WORD_RULES:
         raise ValueError(f"word rule must be one of {', '.join(WORD_RULES)}, not {rule!r}")
@@ -206,40 +222,69 @@ def fit_power_law(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarr
 
 ZIPF_POINTS = 60
 HEAPS_POINTS = 40
+# Zipf's fit methods: key -> (label, the method in one sentence)
+ZIPF_METHODS: dict[str, tuple[str, str]] = {
+    "every_rank": (
+        "every rank in the window",
+        "a least-squares line through the point of every rank in the window, as the textbook fits it: "
+        "the many ranks of the tail weigh the most",
+    ),
+    "log_spaced": (
+        "log-spaced ranks",
+        f"a least-squares line through about {ZIPF_POINTS} ranks evenly spaced on the log axis, so each "
+        "decade of ranks weighs the same",
+    ),
+}
+TEXTBOOK_HEAPS_START = 1_000  # where the chapter starts Heaps' fit
+TEXTBOOK_HEAPS_MIN_TOKENS = 10_000  # ... on texts at least this long
 
 
-def zipf_fit(stats: WordStats, lo: int, hi: int, *, points: int = ZIPF_POINTS) -> PowerFit:
+def zipf_fit(stats: WordStats, lo: int, hi: int, *, method: str = "every_rank", points: int = ZIPF_POINTS) -> PowerFit:
     """Zipf's law over the ranks ``lo``…``hi`` (clamped to the ranks there are): frequency ≈ C · rank^slope.
 
-    The slope is negative (about −1 for prose); ``-slope`` is Zipf's exponent s. The fit uses
-    ``log_spaced(lo, hi, points)`` ranks, so each decade of ranks weighs the same.
+    The slope is negative (about −1 for prose); ``-slope`` is Zipf's exponent s. ``method`` is a key of
+    ``ZIPF_METHODS``: every rank of the window, or ``log_spaced(lo, hi, points)`` ranks.
+
+    >>> stats = stats_of_words("a a a a b b c d".split())
+    >>> zipf_fit(stats, 1, 4).x.tolist(), len(zipf_fit(stats, 1, 4, method="log_spaced", points=3).x)
+    ([1.0, 2.0, 3.0, 4.0], 3)
     """
+    if method not in ZIPF_METHODS:
+        raise ValueError(f"the Zipf fit method must be one of {', '.join(ZIPF_METHODS)}, not {method!r}")
     hi = min(hi, stats.types)
     if hi - lo < 1:
         raise ValueError(
             f"the rank window needs at least two ranks, and the text has {stats.types:,} distinct words"
         )
-    ranks = log_spaced(lo, hi, points)
+    ranks = np.arange(lo, hi + 1) if method == "every_rank" else log_spaced(lo, hi, points)
     return fit_power_law(ranks, stats.frequencies[ranks - 1])
 
 
 def heaps_start(tokens: int) -> int:
-    """Where Heaps' fit starts: 100 words in (the first sentences are all new words), less for tiny texts.
+    """Where Heaps' fit starts by default: 1,000 words in once the text has 10,000 (the textbook's
+    start); in a shorter text 100 words in (the first sentences are all new words), less for tiny ones.
 
-    >>> heaps_start(400_000), heaps_start(300)
-    (100, 30)
+    >>> heaps_start(400_000), heaps_start(9_000), heaps_start(300)
+    (1000, 100, 30)
     """
+    if tokens >= TEXTBOOK_HEAPS_MIN_TOKENS:
+        return TEXTBOOK_HEAPS_START
     return max(1, min(100, tokens // 10))
 
 
 def heaps_fit(stats: WordStats, *, start: int | None = None, points: int = HEAPS_POINTS) -> PowerFit:
     """Heaps' law: distinct words after n words ≈ K · n^β, fitted on log-spaced n from ``start`` to the end.
 
-    ``fit.exponent`` is β, ``fit.constant`` is K and ``fit.x`` the positions used.
+    ``fit.exponent`` is β, ``fit.constant`` is K and ``fit.x`` the positions used; ``start=None`` is
+    ``heaps_start``'s default.
     """
     if stats.tokens < 2:
         raise ValueError("Heaps' law needs a text of at least two words")
     start = heaps_start(stats.tokens) if start is None else start
+    if not 1 <= start < stats.tokens:
+        raise ValueError(
+            f"Heaps' fit must start between word 1 and word {stats.tokens - 1:,} of this text, not at {start:,}"
+        )
     positions = log_spaced(start, stats.tokens, points)
     return fit_power_law(positions, stats.distinct_after[positions - 1])
 

@@ -197,23 +197,29 @@ def encode(
         typer.echo(" ".join(str(t.id) for t in tokens))
 
 
-ALGORITHMS = ("bpe", "wordpiece", "unigram")
+ALGORITHMS = ("bpe", "wordpiece", "unigram", "unigram-textbook")
 
 
 @app.command()
 def train(
     corpus: Annotated[str, typer.Argument(help="A text file, or a catalog key such as sample_essay_en or tinyshakespeare.")],
     vocab_size: Annotated[int, typer.Option("--vocab-size", "-v", help="Vocabulary size to reach.")] = 1000,
-    algorithm: Annotated[str, typer.Option("--algorithm", "-a", help="bpe, wordpiece or unigram.")] = "bpe",
+    algorithm: Annotated[str, typer.Option(
+        "--algorithm", "-a", help="bpe, wordpiece, unigram (SentencePiece's recipe) or unigram-textbook (the chapter's)."
+    )] = "bpe",
     mode: Annotated[str, typer.Option(help="BPE only: byte (GPT-2 style) or char (with </w>).")] = "byte",
     out: Annotated[Path | None, typer.Option("--out", "-o", help="Write tokenizer.json here (loads in HF tokenizers).")] = None,
     tiktoken_out: Annotated[
         Path | None, typer.Option("--tiktoken", help="Byte-level BPE: also write a .tiktoken rank file here (pattern beside it).")
     ] = None,
 ) -> None:
-    """Train BPE, WordPiece or Unigram on a corpus, print what it learned first, and export it."""
+    """Train BPE, WordPiece or Unigram on a corpus, print what it learned first (the textbook Unigram: its
+    pruning rounds), and export it."""
     if algorithm not in ALGORITHMS:
         raise fail(f"--algorithm must be one of {', '.join(ALGORITHMS)}, not {algorithm!r}")
+    if algorithm == "unigram-textbook" and out:
+        raise fail("--out is not available for unigram-textbook: tokenizer.json has no Python re pattern "
+                   "and no tie rule for its Viterbi; use -a unigram to export a Unigram tokenizer")
     text = _corpus_text(corpus)
     try:
         lines, hf_json, ranks = _train(algorithm, text, vocab_size, mode, want_ranks=tiktoken_out is not None)
@@ -252,6 +258,13 @@ def _train(algorithm: str, text: str, vocab_size: int, mode: str, *, want_ranks:
         result = wordpiece.train(text, vocab_size=vocab_size)
         lines = [f"{s.rank + 1:>5}  {s.piece!r}  score {s.score:.3g}" for s in result.trace[:10]]
         return _stopped(result) + lines, lambda: to_hf_json(result), _no_ranks(want_ranks, "WordPiece")
+    if algorithm == "unigram-textbook":
+        from core.unigram import textbook
+
+        result = textbook.train(text, vocab_size=vocab_size)
+        lines = ["round   pieces  log-likelihood / char"]
+        lines += [f"{r.round:>5}  {r.pieces_before:>7,}  {r.log_likelihood_per_char:>21.4f}" for r in result.trace]
+        return _stopped(result) + lines, None, _no_ranks(want_ranks, "Unigram")
     if algorithm == "unigram":
         from core import unigram
         from core.unigram.export import to_hf_json

@@ -112,6 +112,7 @@ BPE_CUSTOM_PATTERN = "bpe_custom_pattern"  # training form: the custom regex
 BPE_SIZE_KIND = "bpe_size_kind"  # training form: "merges" or "vocab"
 BPE_SIZE = "bpe_size"  # training form: number of merges or vocabulary size
 BPE_TIE = "bpe_tie"  # training form: a key of core.bpe.TIE_BREAKS
+BPE_PRESET_PENDING = "bpe_preset_pending"  # a preset (ui.bpe.presets) just filled the form: train now
 BPE_APPLIED = "bpe_applied"  # the settings of the model shown (ui.bpe.views.TrainSettings); None = defaults
 BPE_OWN_TEXT = "bpe_own_text"  # the pasted or uploaded corpus of the applied settings
 BPE_TRAIN_ERROR = "bpe_train_error"  # why the last "Train" did not train, or ""
@@ -149,6 +150,7 @@ def bpe_defaults() -> dict[str, Any]:
         BPE_SIZE_KIND: "merges",
         BPE_SIZE: 300,
         BPE_TIE: "first_seen",
+        BPE_PRESET_PENDING: False,
         BPE_APPLIED: None,
         BPE_OWN_TEXT: "",
         BPE_TRAIN_ERROR: "",
@@ -412,6 +414,7 @@ AL_CORPUS = "al_corpus"  # training form: catalog key, or "paste" / "upload"
 AL_PASTE = "al_paste"  # training form: the pasted corpus
 AL_UPLOAD = "al_upload"  # training form: the .txt uploader (widget only, no default)
 AL_BPE_FLAVOUR = "al_bpe_flavour"  # training form: a key of core.vocab_grid.BPE_FLAVOURS
+AL_UNIGRAM_RECIPE = "al_unigram_recipe"  # training form: a key of core.vocab_grid.UNIGRAM_RECIPES
 AL_APPLIED = "al_applied"  # the corpus and flavour trained on (ui.algorithms.store.GridSettings); None = defaults
 AL_OWN_TEXT = "al_own_text"  # the pasted or uploaded corpus of the applied settings
 AL_TRAIN_ERROR = "al_train_error"  # why the last "Train" did not train, or ""
@@ -437,6 +440,7 @@ def algorithms_defaults() -> dict[str, Any]:
         AL_CORPUS: "sample_essay_en",
         AL_PASTE: "",
         AL_BPE_FLAVOUR: "byte",
+        AL_UNIGRAM_RECIPE: "sentencepiece",
         AL_APPLIED: None,
         AL_OWN_TEXT: "",
         AL_TRAIN_ERROR: "",
@@ -472,6 +476,8 @@ WC_TAB = "wc_tab"  # the open tab's label, one of WC_TABS
 WC_TOKENIZERS = "wc_tokenizers"  # registry keys measured next to the sweeps and in the units table
 WC_RULE = "wc_rule"  # a key of core.wordstats.WORD_RULES
 WC_ZIPF_WINDOW = "wc_zipf_window"  # (first rank, last rank) of Zipf's fit
+WC_ZIPF_METHOD = "wc_zipf_method"  # a key of core.wordstats.ZIPF_METHODS
+WC_HEAPS_START = "wc_heaps_start"  # where Heaps' fit starts (words read); 0 = core.wordstats.heaps_start's rule
 WC_MAX_VOCAB = "wc_max_vocab"  # sweep form: the largest vocabulary
 WC_POINTS = "wc_points"  # sweep form: sizes WordPiece and Unigram train at
 WC_OTHERS = "wc_others"  # sweep form: algorithms besides BPE
@@ -500,6 +506,8 @@ def words_defaults() -> dict[str, Any]:
         WC_TOKENIZERS: list(WC_DEFAULT_TOKENIZERS),
         WC_RULE: "letters",
         WC_ZIPF_WINDOW: (10, 1_000),
+        WC_ZIPF_METHOD: "every_rank",
+        WC_HEAPS_START: 0,
         WC_MAX_VOCAB: 8_192,
         WC_POINTS: 8,
         WC_OTHERS: ["WordPiece", "Unigram"],

@@ -18,6 +18,7 @@ from core.bpe.model import (
     END_OF_WORDS,
     MODES,
     TIE_BREAKS,
+    TIE_MATCHES,
     UNK,
     UNSEEN_CHARACTER,
     BPEResult,
@@ -32,6 +33,6 @@ from core.bpe.model import (
 from core.bpe.pair_counts import TieBreak
 
 __all__ = [
-    "END_OF_WORD", "END_OF_WORDS", "MODES", "TIE_BREAKS", "UNK", "UNSEEN_CHARACTER", "BPEResult", "BPETokenizer",
+    "END_OF_WORD", "END_OF_WORDS", "MODES", "TIE_BREAKS", "TIE_MATCHES", "UNK", "UNSEEN_CHARACTER", "BPEResult", "BPETokenizer",
     "EndOfWord", "MergeStep", "Mode", "TieBreak", "default_name", "piece_label", "train",
 ]

@@ -55,11 +55,27 @@ EndOfWord = Literal["separate", "glued"]
 
 END_OF_WORD = "</w>"
 UNK = "<unk>"
-# What each tie rule means, in the words the page shows next to the trace.
+# What each tie rule does, in the words the page shows next to the trace (named by what it does,
+# not by a project: TIE_MATCHES says which library each matches).
 TIE_BREAKS: dict[str, str] = {
-    "first_seen": "first pair seen in corpus order",
-    "largest_pair": "largest pair of ids, max by (count, pair)",
-    "minbpe": "first top pair in the text as it is now, as minbpe does",
+    "first_seen": "ties go to the pair seen first in the corpus",
+    "largest_pair": "ties go to the largest pair, by its two ids",
+    "minbpe": "ties go to the pair met first in the text as the merges so far left it",
+}
+TIE_MATCHES: dict[str, str] = {
+    "first_seen": (
+        "the playground's default, which no library follows exactly: a pair of the starting corpus is "
+        "numbered where it first occurs, a pair a merge makes after every pair seen before it (Hugging "
+        "Face tokenizers breaks ties by its own pair ids, so its merges part from these at the first tie)"
+    ),
+    "largest_pair": (
+        "the largest (left id, right id), what max() over (count, pair) tuples picks: the form of "
+        "subword-nmt's learn_bpe, which compares the symbols' text where this compares their ids"
+    ),
+    "minbpe": (
+        "the tied pair that occurs first in the text as the merges so far have left it: what karpathy's "
+        "minbpe picks (max() over its pair counts, counted in text order), so its merges come out exactly"
+    ),
 }
 MODES: dict[str, str] = {"byte": "byte-level BPE", "char": "character BPE"}
 # Character BPE's two layouts of the end-of-word marker, in the words the page shows.

@@ -283,3 +283,17 @@ def test_the_real_wordpiece_engine_sweeps_from_one_run_when_present(essay_split:
     alone = wordpiece.train(train, vocab_size=200).tokenizer
     assert curve.tokens[0] == compression.heldout_tokens(alone, heldout)  # the prefix is the shorter run
     assert curve.bytes_per_token[1] > curve.bytes_per_token[0] > 1.0
+
+
+def test_the_textbook_unigram_is_a_curve_of_its_own(essay_split: tuple[str, str]) -> None:
+    from core.unigram import textbook
+
+    entry = compression.ALGORITHMS[compression.TEXTBOOK_UNIGRAM]
+    assert compression.unavailable_reason(entry) is None
+    curve = entry.sweep(*essay_split, [150, 300])
+    alone = [compression.heldout_tokens(textbook.train(essay_split[0], vocab_size=s).tokenizer, essay_split[1])
+             for s in (150, 300)]
+    assert curve.vocab_sizes.tolist() == [151, 301]  # the pieces asked for, and <unk>
+    assert curve.tokens.tolist() == alone
+    sentencepiece_style = compression.ALGORITHMS["Unigram"].sweep(*essay_split, [151])  # the same 150 pieces
+    assert sentencepiece_style.bytes_per_token[0] > curve.bytes_per_token[0]

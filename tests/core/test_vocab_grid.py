@@ -119,7 +119,7 @@ def test_an_unseen_character_per_algorithm(trained: dict) -> None:
     uni_unknown = [t for t in trained["unigram"].cell(500).tokenizer.encode(text) if t.kind == UNKNOWN]
     assert [(t.start, t.end) for t in uni_unknown] == [(5, 6)]  # the emoji alone
     assert "<unk>" in vocab_grid.UNSEEN_CHARACTER["unigram"]
-    assert set(vocab_grid.UNSEEN_CHARACTER) == {*vocab_grid.BPE_FLAVOURS, "wordpiece", "unigram"}
+    assert set(vocab_grid.UNSEEN_CHARACTER) == {*vocab_grid.BPE_FLAVOURS, "wordpiece", "unigram", "unigram_textbook"}
 
 
 def test_unseen_characters() -> None:
@@ -144,3 +144,20 @@ def test_unigram_vocab_size_error_says_the_range() -> None:
         unigram.train_sizes(ESSAY, vocab_sizes=[100, 9000])
     assert (large.value.least, large.value.most) == (51, 3741)
     assert isinstance(large.value, ValueError)
+
+
+def test_the_textbook_unigram_recipe_serves_each_size_exactly_as_training_to_it() -> None:
+    from core.unigram import textbook
+
+    corpus = "the cat sat on the mat, the cats sat on the mats. " * 20 + "a dog; a log.\n" * 10
+    models = train_models("unigram", corpus, sizes=[30, 60], unigram_recipe="textbook")
+    assert models.covers([30, 60])
+    alone = textbook.train(corpus, vocab_size=60).tokenizer
+    assert models.cell(60).tokenizer.vocab == alone.vocab
+    assert "longer pieces" in models.cell(30).detail
+    tiny = models.cell(5)
+    assert tiny.tokenizer is None and "at least" in tiny.note
+    with pytest.raises(ValueError, match="unigram_recipe"):
+        train_models("unigram", corpus, sizes=[30], unigram_recipe="nope")
+    unknown = [t for t in models.cell(60).tokenizer.encode("the 🙂 cat") if t.kind == UNKNOWN]
+    assert [(t.start, t.end) for t in unknown] == [(4, 5)] and "<unk>" in vocab_grid.UNSEEN_CHARACTER["unigram_textbook"]

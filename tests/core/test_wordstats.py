@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from string import ascii_lowercase
 
@@ -73,7 +74,7 @@ def test_every_rule_has_a_description_for_the_page() -> None:
 def test_zipf_fit_recovers_the_exponent_of_exact_power_law_frequencies(exponent: float) -> None:
     ranks = np.arange(1, 5_001)
     stats = stats_from(np.maximum(np.round(1e7 * ranks**-exponent), 1).astype(np.int64))
-    fit = ws.zipf_fit(stats, 10, 1_000)
+    fit = ws.zipf_fit(stats, 10, 1_000, method="log_spaced")
     assert fit.exponent == pytest.approx(-exponent, abs=0.005)
     assert fit.r2 > 0.999
     assert fit.x[0] == 10 and fit.x[-1] == 1_000 and len(fit.x) <= ws.ZIPF_POINTS
@@ -85,7 +86,7 @@ def test_zipf_fit_recovers_the_exponent_of_a_sampled_text() -> None:
     p = ranks**-1.1
     draws = rng.choice(len(ranks), size=300_000, p=p / p.sum())
     text = " ".join(word_name(int(i)) for i in draws)
-    fit = ws.zipf_fit(ws.word_stats(text), 1, 200)
+    fit = ws.zipf_fit(ws.word_stats(text), 1, 200, method="log_spaced")
     assert fit.exponent == pytest.approx(-1.1, abs=0.05)
 
 
@@ -113,7 +114,7 @@ def heaps_text(k: float, beta: float, n: int) -> list[str]:
 def test_heaps_fit_recovers_beta_and_k_on_log_spaced_points() -> None:
     text = " ".join(heaps_text(4.0, 0.62, 200_000))
     stats = ws.word_stats(text)
-    fit = ws.heaps_fit(stats)
+    fit = ws.heaps_fit(stats, start=100)
     assert fit.exponent == pytest.approx(0.62, abs=0.01)
     assert fit.constant == pytest.approx(4.0, rel=0.05)
     # the points used: log-spaced from 100 to the end, each decade weighted alike
@@ -190,3 +191,33 @@ def test_split_report_counts_the_whole_text_exactly(rule: str, cut: str) -> None
     expected = ws.oov_curve(ws.words(train, rule), ws.words(heldout, rule))
     assert oov.rates.tolist() == expected.rates.tolist()
     assert ws.split_report(text, "", rule)[1] is None
+
+
+def test_the_textbook_word_rule_counts_ascii_letters_with_one_inner_apostrophe() -> None:
+    text = "Don't stop: O'ER the rock'n'roll café, 42 times -- 'tis 'quoted'."
+    assert ws.words(text, "textbook") == [
+        "don't", "stop", "o'er", "the", "rock'n", "roll", "caf", "times", "tis", "quoted",
+    ]
+    assert ws.words(text, "textbook") == re.findall(r"[a-z]+(?:'[a-z]+)?", text.lower())
+
+
+def test_zipf_every_rank_is_least_squares_through_every_point_of_the_window() -> None:
+    rng = np.random.default_rng(3)
+    stats = stats_from(np.sort(rng.integers(1, 10_000, size=3_000))[::-1])
+    fit = ws.zipf_fit(stats, 5, 2_000)
+    ranks = np.arange(5, 2_001)
+    slope, intercept = np.polyfit(np.log10(ranks), np.log10(stats.frequencies[ranks - 1]), 1)
+    assert fit.x.tolist() == ranks.tolist()
+    assert fit.exponent == pytest.approx(slope) and fit.constant == pytest.approx(10**intercept)
+    assert ws.zipf_fit(stats, 5, 2_000, method="log_spaced").exponent != pytest.approx(slope)
+    with pytest.raises(ValueError, match="every_rank"):
+        ws.zipf_fit(stats, 5, 2_000, method="nope")
+
+
+def test_heaps_starts_at_1000_words_in_a_text_of_10000_and_where_asked() -> None:
+    stats = ws.word_stats(" ".join(heaps_text(4.0, 0.62, 20_000)))
+    assert ws.heaps_fit(stats).x[0] == 1_000
+    assert ws.heaps_fit(ws.word_stats(" ".join(heaps_text(4.0, 0.62, 9_999)))).x[0] == 100
+    assert ws.heaps_fit(stats, start=10).x[0] == 10
+    with pytest.raises(ValueError, match="between word 1 and word 19,999"):
+        ws.heaps_fit(stats, start=20_000)

@@ -236,3 +236,35 @@ def test_next_and_previous_step_through_the_sizes_of_the_closer_look() -> None:
     at.button(key=f"{state.AL_FOCUS}_prev").click().run()
     assert at.session_state[state.AL_FOCUS] == start
     assert not at.exception
+
+
+def test_the_textbook_unigram_recipe_is_a_choice_with_its_pruning_table() -> None:
+    at = run_page()
+    at.radio(key=state.AL_UNIGRAM_RECIPE).set_value("textbook")
+    at.button(key="al_train").click()
+    rerun(at)
+    applied = at.session_state[state.AL_APPLIED]
+    assert applied.unigram_recipe == "textbook"
+    assert "the textbook&#x27;s recipe" in grid(at) or "the textbook's recipe" in grid(at)
+    assert len(cells(at)) == 9
+    assert any("Unigram row: the textbook" in c.value.replace("\\", "") for c in at.sidebar.caption)
+    (table,) = [d for d in at.dataframe if "log-likelihood / character" in d.value.columns]
+    rounds = table.value
+    assert rounds["pieces"].iloc[-1] == 500 and rounds["kept"].iloc[-1] == 500  # the focus size
+    assert (rounds["pieces"].diff().dropna() < 0).all()
+    assert any("Why SentencePiece's recipe compresses better" in c.value for c in at.caption)
+    (viterbi,) = [body for body in segments(at) if ">Viterbi<" in body]
+    assert "understanding" not in viterbi or "tp-" in viterbi
+    assert len(at.get("plotly_chart")) == 0  # no lattice chart for this recipe: its table instead
+
+
+def test_a_link_names_the_unigram_recipe() -> None:
+    at = run_page({"page": "algorithms", "unigram_recipe": "textbook", "sizes": "300,500"})
+    assert at.session_state[state.AL_APPLIED].unigram_recipe == "textbook"
+    assert any("log-likelihood / character" in d.value.columns for d in at.dataframe)
+
+
+def test_the_textbook_recipe_offers_no_unigram_tokenizer_json_but_keeps_the_others() -> None:
+    at = run_page({"page": "algorithms", "unigram_recipe": "textbook"})
+    labels = {b.proto.label for b in at.get("download_button")}
+    assert {"BPE tokenizer.json", "WordPiece tokenizer.json"} <= labels and "Unigram tokenizer.json" not in labels

@@ -375,3 +375,40 @@ def test_a_size_below_one_merge_is_a_message(kind: str, size: int, message: str)
     submit(at)
     assert len(at.error) == 1 and message in at.error[0].value
     assert step_of(at)[1] == 300
+
+
+def test_the_six_spanish_lines_offer_the_essays_settings_in_one_click(data_dir: Path) -> None:
+    at = run_page()
+    assert not [b for b in at.button if b.key == "bpe_preset"]  # the default corpus has no preset
+    at.selectbox(key=state.BPE_CORPUS).set_value("essay_es_six_lines").run()
+    assert at.button(key="bpe_preset").label == "Use the essay's settings"
+    click(at, "bpe_preset")
+    applied = at.session_state[state.BPE_APPLIED]
+    assert (applied.corpus, applied.mode, applied.end_of_word, applied.tie_break) == (
+        "essay_es_six_lines", "char", "separate", "minbpe")
+    table = at.dataframe[0].value
+    assert list(table["pair"][:2]) == ["a + </w>", "p + r"] and list(table["count"][:2]) == [18, 16]
+    (showing,) = [c.value.replace("\\", "") for c in at.sidebar.caption if c.value.startswith("Showing")]
+    assert "ties go to the pair met first in the text as the merges so far left it" in showing
+    written = {n: at.query_params[n] for n in at.query_params}
+    flat = {k: v[0] if isinstance(v, list) else v for k, v in written.items()}
+    assert (flat["mode"], flat["tie"]) == ("char", "minbpe") and flat.get("end_of_word", "separate") == "separate"
+
+
+def test_tiny_shakespeare_offers_the_chapters_settings(data_dir: Path) -> None:
+    at = run_page()
+    at.selectbox(key=state.BPE_CORPUS).set_value("tinyshakespeare").run()
+    assert at.button(key="bpe_preset").label == "Use the chapter's settings"
+    at.button(key="bpe_preset").click().run(timeout=240)
+    assert not at.exception
+    applied = at.session_state[state.BPE_APPLIED]
+    assert (applied.corpus, applied.mode, applied.pattern_name, applied.tie_break, applied.size_kind, applied.size) == (
+        "tinyshakespeare", "byte", "GPT-2", "largest_pair", "vocab", 2_000)
+    assert step_of(at)[1] == 2_000 - 256
+
+
+def test_the_tie_rules_are_named_by_what_they_do() -> None:
+    at = run_page()
+    labels = at.radio(key=state.BPE_TIE).options  # as shown
+    assert len(labels) == 3 and all(label.startswith("ties go to the") for label in labels)
+    assert "minbpe" in at.radio(key=state.BPE_TIE).help and "subword-nmt" in at.radio(key=state.BPE_TIE).help

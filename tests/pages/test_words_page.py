@@ -235,3 +235,55 @@ def test_a_bad_link_says_what_it_ignored() -> None:
     for name in ("corpus", "zipf_window", "max_vocab"):
         assert f"'{name}'" in notes
     assert at.session_state[state.WC_ZIPF_WINDOW] == (10, 1_000)
+
+
+def test_the_textbook_rule_zipf_method_and_heaps_start_are_stated_and_linked() -> None:
+    at = run_page()
+    assert at.radio(key=state.WC_ZIPF_METHOD).value == "every_rank"
+    every = next(c for c in captions(at).splitlines() if c.startswith("Slope"))
+    assert "through every rank in the window, ranks from 10 to 1,000" in every
+    heaps = next(c for c in captions(at).splitlines() if c.startswith("β"))
+    if data_dir_or_none() is not None:  # Tiny Shakespeare: past 10,000 words, so the textbook's start
+        assert "from 1,000 to" in heaps
+    at.radio(key=state.WC_RULE).set_value("textbook")
+    at.radio(key=state.WC_ZIPF_METHOD).set_value("log_spaced")
+    at.selectbox(key=state.WC_HEAPS_START).set_value(10)
+    rerun(at)
+    text = captions(at).replace("\\", "")
+    assert "English letters, as the textbook counts" in text
+    assert "log-spaced ranks, ranks from 10" in text and "from 10 to" in next(
+        c for c in text.splitlines() if c.startswith("β"))
+    assert text.count("“English letters, as the textbook counts”") >= 3  # the counts, Zipf and Heaps
+    written = {k: (v[0] if isinstance(v, list) else v) for k, v in ((n, at.query_params[n]) for n in at.query_params)}
+    assert (written["rule"], written["zipf_method"], written["heaps_start"]) == ("textbook", "log_spaced", "10")
+    # the link opens what it names
+    linked = AppTest.from_file(PAGE, default_timeout=TIMEOUT_S)
+    for name, value in {"page": "words", "rule": "textbook", "zipf_method": "log_spaced", "heaps_start": "100"}.items():
+        linked.query_params[name] = value
+    rerun(linked)
+    assert linked.radio(key=state.WC_RULE).value == "textbook"
+    assert linked.radio(key=state.WC_ZIPF_METHOD).value == "log_spaced"
+    assert linked.selectbox(key=state.WC_HEAPS_START).value == 100
+
+
+def test_a_heaps_start_beyond_the_text_says_so() -> None:
+    at = run_page()
+    use_corpus(at, "paste", "one two two three three three four four four four " * 20)
+    at.selectbox(key=state.WC_HEAPS_START).set_value(10_000)
+    rerun(at)
+    assert any("pick an earlier start" in i.value for i in at.info)
+
+
+def test_the_textbook_unigram_is_its_own_curve_in_the_sweep() -> None:
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT_S)
+    for name, value in {"page": "words", "tab": "Compression vs vocabulary", "corpus": "sample_essay_en",
+                        "max_vocab": "1024", "points": "3", "others": "Unigram,Unigram (textbook)",
+                        "tokenizers": ""}.items():
+        at.query_params[name] = value
+    rerun(at)
+    assert at.session_state[state.WC_SWEEP].others == ("Unigram", "Unigram (textbook)")
+    chart = next(c for c in charts(at) if "vocabulary carries more text" in c["layout"]["title"]["text"])
+    lines = {t["name"]: t for t in chart["data"] if t.get("name", "").startswith("Unigram")}
+    assert set(lines) == {"Unigram trained here", "Unigram (textbook) trained here"}
+    assert lines["Unigram (textbook) trained here"]["line"]["dash"] == "dot"
+    assert lines["Unigram trained here"]["line"]["dash"] == "solid"

@@ -171,3 +171,16 @@ def test_count_special_reads_harmonys_second_name_for_200018() -> None:
         pytest.skip("o200k_harmony's file is not available")
     assert result.exit_code == OK, result.output
     assert json.loads(result.stdout)["counts"][0]["tokens"] == 2
+
+
+def test_train_the_textbook_unigram_prints_its_pruning_rounds() -> None:
+    from core.unigram import textbook
+
+    result = run("train", "sample_essay_en", "-a", "unigram-textbook", "-v", "300")
+    assert result.exit_code == OK, result.output
+    rows = result.stdout.splitlines()
+    trace = textbook.train(load_corpus("sample_essay_en"), vocab_size=300).trace
+    assert rows[0].split() == ["round", "pieces", "log-likelihood", "/", "char"]
+    assert len(rows) == 1 + len(trace) and trace[-1].pieces_before == 300
+    assert rows[-1].split() == [str(len(trace)), "300", f"{trace[-1].log_likelihood_per_char:.4f}"]
+    assert run("train", "sample_essay_en", "-a", "unigram-textbook", "-o", "x.json").exit_code == USAGE

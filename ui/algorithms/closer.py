@@ -120,7 +120,11 @@ def _unknown_example(grid: Grid, tok: object, text: str, word: str) -> str:
 
 
 def unigram_section(grid: Grid, size: int, text: str, *, show_whitespace: bool) -> None:
-    """How Unigram works, where ours differs, a word's lattice, its n best, and samples of the text."""
+    """How Unigram works, where ours differs, a word's lattice, its n best, and samples of the text;
+    for the textbook's recipe, its pruning rounds and a word's Viterbi path."""
+    if grid.settings.unigram_recipe == "textbook":
+        _textbook_section(grid, size, show_whitespace=show_whitespace)
+        return
     st.markdown(explain.HOW["unigram"])
     st.caption(explain.DIFFERS["unigram"])
     cell = grid.cell("unigram", size)
@@ -162,3 +166,25 @@ def unigram_section(grid: Grid, size: int, text: str, *, show_whitespace: bool) 
         rows.append((f"sample {i + 1}", render_spans(text, drawn.tokens, show_whitespace=show_whitespace, piece=piece),
                      f"{_tokens(list(drawn.tokens))} · log p {drawn.log_prob:.2f}"))
     st.html(render.segmentation_rows_html(rows))
+
+
+def _textbook_section(grid: Grid, size: int, *, show_whitespace: bool) -> None:
+    """The textbook recipe: how it works, why it compresses less, its pruning table and a word's cut."""
+    st.markdown(explain.HOW_TEXTBOOK)
+    st.caption(explain.TEXTBOOK_DIFFERS)
+    cell = grid.cell("unigram", size)
+    if not _usable(cell):
+        return
+    result = grid.models["unigram"].results[size]
+    st.markdown(explain.PRUNING_TABLE)
+    st.dataframe(figures.pruning_frame(result.trace), hide_index=True, key="al_pruning_table")
+    st.caption(f"Seed: {result.seed_pieces:,} pieces ({len(result.alphabet):,} characters).")
+    word = st.text_input("A word", key=state.AL_UNI_WORD, max_chars=200)
+    if not word:
+        st.info("Type a word to see its Viterbi path.", icon=":material/edit:")
+        return
+    tokens = cell.tokenizer.encode(word)
+    st.html(render.segmentation_rows_html([
+        ("Viterbi", render_spans(word, tokens, show_whitespace=show_whitespace, piece=render.piece_namer(cell.tokenizer)),
+         _tokens(tokens)),
+    ]))

@@ -14,7 +14,8 @@ GRID_NOTE = (
     "WordPiece its first pieces; Unigram prunes through every size in one run). Each algorithm "
     "pre-tokenizes as it usually does: BPE with GPT-2's pattern (a space belongs to the next word), "
     "WordPiece like BERT (whitespace dropped, punctuation alone), Unigram like SentencePiece "
-    "(`▁` marks a word's start). Red dashed pills are unknown tokens: text the model lost."
+    "(`▁` marks a word's start), or, with the textbook's recipe picked, by GPT-2-style pre-tokens. "
+    "Red dashed pills are unknown tokens: text the model lost."
 )
 
 HOW = {
@@ -78,4 +79,37 @@ SAMPLING = (
     "**Subword regularization** (Kudo, 2018) draws a segmentation with probability proportional to "
     "p(segmentation)^α: α = 0 makes every segmentation equally likely, a larger α comes closer to the "
     "best one."
+)
+
+RECIPES_HELP = (
+    "Two Unigram recipes that differ in their pre-tokens, seed and pruning rule. SentencePiece's: ▁ words, "
+    "a seed of the substrings that cover most characters, a digamma M-step, and pruning that removes the "
+    "pieces whose loss costs the corpus least. The textbook chapter's: GPT-2-style pre-tokens (Python re), "
+    "every substring of up to 10 characters seen twice, a plain M-step, and pruning that keeps the most "
+    "probable pieces. SentencePiece's compresses better: a frequent piece that its parts can replace "
+    "almost as well goes before a rarer one that nothing can stand in for."
+)
+
+HOW_TEXTBOOK = (
+    "**Unigram, the textbook's recipe**: the training text is cut into pre-tokens by the chapter's "
+    "pattern (GPT-2's, in Python `re`); every substring of up to 10 characters seen at least twice, plus "
+    "every character, starts with probability count / total. Each round runs two EM iterations "
+    "(forward–backward expected counts; p = max(expected, 10⁻⁹) / sum of expected counts), then keeps "
+    "every character and the most probable longer pieces, 70 % of the vocabulary or the target, "
+    "whichever is larger. A pre-token's tokens are its Viterbi path; on equal scores the earlier split "
+    "point wins."
+)
+
+TEXTBOOK_DIFFERS = (
+    "Why SentencePiece's recipe compresses better: probability is not usefulness. The textbook keeps the "
+    "most probable pieces, so a frequent piece whose parts would do almost as well stays while a rarer "
+    "piece that nothing else can replace goes; SentencePiece removes the pieces whose loss costs the "
+    "corpus's likelihood least. Its digamma M-step also pushes rarely used pieces out between "
+    "prunings, and its seed ranks substrings by the characters they cover."
+)
+
+PRUNING_TABLE = (
+    "**The pruning rounds**, as the chapter prints them: the vocabulary each round's EM ran on, the "
+    "training text's log-likelihood per character (nats, measured in the round's last E-step), and what "
+    "pruning kept. The likelihood falls as pieces go: fewer pieces explain the text less well."
 )

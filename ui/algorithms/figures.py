@@ -9,6 +9,8 @@ overlap. An unknown character's ``<unk>`` box is red, as in the spans.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -137,3 +139,19 @@ def _text(value: str) -> str:
 def _number(value: float) -> str:
     """A log-probability with a real minus sign: −3.21."""
     return f"{value:.2f}".replace("-", "−")
+
+
+def pruning_frame(trace: Sequence[Any]) -> pd.DataFrame:
+    """The pruning table: per round, the vocabulary EM ran on, the log-likelihood per character its last
+    E-step measured, and what pruning kept (a trace of ``TextbookRound`` or ``PruneRound``).
+
+    >>> from core.unigram.textbook import TextbookRound
+    >>> pruning_frame([TextbookRound(1, 500, (-2.5, -2.4), 350)]).to_dict("records")
+    [{'round': 1, 'pieces': 500, 'log-likelihood / character': -2.4, 'kept': 350}]
+    """
+    return pd.DataFrame({
+        "round": [r.round for r in trace],
+        "pieces": [r.pieces_before for r in trace],
+        "log-likelihood / character": [round(r.log_likelihood_per_char, 4) for r in trace],
+        "kept": [r.pieces_kept for r in trace],
+    })

@@ -1,4 +1,4 @@
-"""The Algorithms page as a link: corpus, BPE flavour, text, sizes and every closer look's choices.
+"""The Algorithms page as a link: corpus, BPE flavour, Unigram recipe, text, sizes and every closer look's choices.
 
 A link that is opened trains what it names (the grid follows the link, not only the form); ``ui.links``
 does the encoding and the notes. A pasted or uploaded corpus is not in a link (it can be megabytes):
@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from core import corpora
-from core.vocab_grid import BPE_FLAVOURS, SIZE_OPTIONS
+from core.vocab_grid import BPE_FLAVOURS, SIZE_OPTIONS, UNIGRAM_RECIPES
 from ui import links, state
 from ui.algorithms import closer, views
 from ui.algorithms.store import GridSettings
@@ -25,6 +25,7 @@ def sync() -> None:
     links.sync(state.algorithms_defaults(), {
         state.AL_CORPUS: links.one_of(e.key for e in corpora.catalog()),
         state.AL_BPE_FLAVOUR: links.one_of(BPE_FLAVOURS),
+        state.AL_UNIGRAM_RECIPE: links.one_of(UNIGRAM_RECIPES),
         state.AL_TEXT: None,
         state.AL_SIZES: check_sizes,
         state.AL_SHOW_WHITESPACE: None,
@@ -54,7 +55,8 @@ def check_sizes(value: Any) -> list[int]:
 def _apply() -> list[str]:
     """Train on the linked corpus and flavour; the linked sizes are the last ones picked."""
     ss = st.session_state
-    ss[state.AL_APPLIED] = GridSettings(ss[state.AL_CORPUS], ss[state.AL_BPE_FLAVOUR])
+    ss[state.AL_APPLIED] = GridSettings(ss[state.AL_CORPUS], ss[state.AL_BPE_FLAVOUR],
+                                        unigram_recipe=ss[state.AL_UNIGRAM_RECIPE])
     ss[state.AL_OWN_TEXT] = ""
     ss[state.AL_SIZES_LAST] = list(ss[state.AL_SIZES])
     return []

@@ -22,7 +22,16 @@ import streamlit as st
 
 from core import corpora
 from core.fetch.sources import SourceUnavailable
-from core.vocab_grid import ALGORITHMS, BPE_FLAVOURS, Cell, Models, Progress, train_models, unseen_characters
+from core.vocab_grid import (
+    ALGORITHMS,
+    BPE_FLAVOURS,
+    UNIGRAM_RECIPES,
+    Cell,
+    Models,
+    Progress,
+    train_models,
+    unseen_characters,
+)
 
 PASTE, UPLOAD = "paste", "upload"
 MAX_CORPORA = 6  # corpora whose models are kept; the least recently used goes first
@@ -39,6 +48,7 @@ class GridSettings:
     bpe_flavour: str = "byte"
     own_title: str = ""
     own_digest: str = ""
+    unigram_recipe: str = "sentencepiece"
 
     @property
     def corpus_id(self) -> str:
@@ -49,20 +59,25 @@ class GridSettings:
         return self.own_title or corpora.entry(self.corpus).title
 
     def describe(self) -> str:
-        """One line for the page: the corpus and the BPE row's flavour."""
-        return f"{self.corpus_title()} · BPE row: {BPE_FLAVOURS[self.bpe_flavour][2]}"
+        """One line for the page: the corpus, the BPE row's flavour and the Unigram row's recipe."""
+        recipe = UNIGRAM_RECIPES[self.unigram_recipe].split(":")[0]
+        return f"{self.corpus_title()} · BPE row: {BPE_FLAVOURS[self.bpe_flavour][2]} · Unigram row: {recipe}"
 
     def model_key(self, algorithm: str) -> str:
-        """Which models of the corpus an algorithm uses: BPE's depend on its flavour."""
-        return f"bpe/{self.bpe_flavour}" if algorithm == "bpe" else algorithm
+        """Which models of the corpus an algorithm uses: BPE's depend on its flavour, Unigram's on its recipe."""
+        if algorithm == "bpe":
+            return f"bpe/{self.bpe_flavour}"
+        if algorithm == "unigram" and self.unigram_recipe != "sentencepiece":
+            return f"unigram/{self.unigram_recipe}"
+        return algorithm
 
 
 DEFAULT_SETTINGS = GridSettings()
 
 
-def own_settings(corpus: str, title: str, text: str, bpe_flavour: str) -> GridSettings:
+def own_settings(corpus: str, title: str, text: str, bpe_flavour: str, unigram_recipe: str = "sentencepiece") -> GridSettings:
     """Settings for a pasted or uploaded corpus, keyed by the digest of its text."""
-    return GridSettings(corpus, bpe_flavour, title, hashlib.sha256(text.encode()).hexdigest()[:16])
+    return GridSettings(corpus, bpe_flavour, title, hashlib.sha256(text.encode()).hexdigest()[:16], unigram_recipe)
 
 
 @dataclass
@@ -96,7 +111,7 @@ class GridStore:
 
     def get(
         self, corpus_id: str, key: str, sizes: Sequence[int], *, load: Callable[[], str], bpe_flavour: str = "byte",
-        progress: Progress | None = None,
+        unigram_recipe: str = "sentencepiece", progress: Progress | None = None,
     ) -> Models:
         """The models for ``key`` serving ``sizes``, trained now (``load()`` gives the corpus) if needed."""
         with self._guard:
@@ -114,7 +129,8 @@ class GridStore:
             if largest:  # a new run to a larger size keeps every size the old one served
                 wanted.append(largest)
             algorithm = key.split("/")[0]
-            models = train_models(algorithm, text, sizes=wanted, bpe_flavour=bpe_flavour, progress=progress)
+            models = train_models(algorithm, text, sizes=wanted, bpe_flavour=bpe_flavour,
+                                  unigram_recipe=unigram_recipe, progress=progress)
             with self._guard:
                 entry = self._corpora.get(corpus_id) or _CorpusModels(frozenset(text))
                 entry.models[key] = models
@@ -184,7 +200,7 @@ def trained_grid(settings: GridSettings, sizes: Sequence[int], own_text: str = "
 
                 found[algorithm] = store.get(
                     corpus_id, settings.model_key(algorithm), sizes, bpe_flavour=settings.bpe_flavour,
-                    load=load, progress=progress,
+                    unigram_recipe=settings.unigram_recipe, load=load, progress=progress,
                 )
             chars = store.chars(corpus_id)
             if chars is None:  # every model was there but the corpus was evicted meanwhile

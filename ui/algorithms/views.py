@@ -13,9 +13,9 @@ from collections.abc import Callable
 import streamlit as st
 
 from core import corpora
-from core.vocab_grid import ALGORITHMS, BPE_FLAVOURS, SIZE_OPTIONS, UNSEEN_CHARACTER, Cell
+from core.vocab_grid import ALGORITHMS, BPE_FLAVOURS, SIZE_OPTIONS, UNIGRAM_RECIPES, UNSEEN_CHARACTER, Cell
 from ui import state, widgets
-from ui.algorithms import render
+from ui.algorithms import explain, render
 from ui.algorithms.store import (
     DEFAULT_SETTINGS,
     PASTE,
@@ -71,23 +71,25 @@ def training_form() -> tuple[GridSettings, str] | None:
                            help="Byte-level BPE starts from the 256 bytes (GPT-2 and later); character BPE from "
                                 "the corpus's characters and an end-of-word mark </w>, separate (as in the "
                                 "paper) or glued to the last character (subword-nmt).")
+        recipe = st.radio("Unigram row", list(UNIGRAM_RECIPES), key=state.AL_UNIGRAM_RECIPE,
+                          format_func=lambda k: widgets.md_escape(UNIGRAM_RECIPES[k]), help=explain.RECIPES_HELP)
         submitted = st.form_submit_button("Train", type="primary", icon=":material/model_training:", key="al_train")
     if not submitted:
         return None
     try:
         if corpus == PASTE:
             text = corpora.corpus_from_paste(st.session_state[state.AL_PASTE]).text
-            return own_settings(PASTE, "Pasted text", text, flavour), text
+            return own_settings(PASTE, "Pasted text", text, flavour, recipe), text
         if corpus == UPLOAD:
             if upload is None:
                 raise ValueError("No file uploaded yet: open 'Your own corpus' and pick a .txt file, "
                                  "or choose another corpus.")
             text = corpora.corpus_from_upload(upload.getvalue(), name=widgets.md_escape(upload.name)).text
-            return own_settings(UPLOAD, upload.name, text, flavour), text
+            return own_settings(UPLOAD, upload.name, text, flavour, recipe), text
     except ValueError as exc:
         st.session_state[state.AL_TRAIN_ERROR] = str(exc)
         return None
-    return GridSettings(corpus, flavour), ""
+    return GridSettings(corpus, flavour, unigram_recipe=recipe), ""
 
 
 # -- sizes, grid ----------------------------------------------------------------------------------------
@@ -155,7 +157,12 @@ def row_kind(grid: Grid, algorithm: str) -> tuple[str, str]:
     if algorithm == "bpe":
         mode, _, label = BPE_FLAVOURS[grid.settings.bpe_flavour]
         return label, ALGORITHM_COLORS["byte-level BPE" if mode == "byte" else "character BPE"]
-    kind = "## continuations, BERT words" if algorithm == "wordpiece" else "▁ words, like SentencePiece"
+    if algorithm == "wordpiece":
+        kind = "## continuations, BERT words"
+    elif grid.settings.unigram_recipe == "textbook":
+        kind = "the textbook's recipe: GPT-2-style pre-tokens"
+    else:
+        kind = "▁ words, like SentencePiece"
     return kind, ALGORITHM_COLORS[ALGORITHMS[algorithm]]
 
 
@@ -187,8 +194,12 @@ def unseen_section(grid: Grid, text: str) -> None:
     lines = [f"**Never seen in the corpus:** {widgets.md_escape(shown)}",
              f"- **BPE** ({widgets.md_escape(BPE_FLAVOURS[flavour][2])}): {widgets.md_escape(UNSEEN_CHARACTER[flavour])}",
              f"- **WordPiece**: {widgets.md_escape(UNSEEN_CHARACTER['wordpiece'])}",
-             f"- **Unigram**: {widgets.md_escape(UNSEEN_CHARACTER['unigram'])}"]
+             f"- **Unigram**: {widgets.md_escape(UNSEEN_CHARACTER[_unigram_key(grid)])}"]
     st.markdown("\n".join(lines))
+
+
+def _unigram_key(grid: Grid) -> str:
+    return "unigram_textbook" if grid.settings.unigram_recipe == "textbook" else "unigram"
 
 
 def focus_picker(sizes: list[int]) -> int:
@@ -214,6 +225,8 @@ def downloads(grid: Grid, size: int) -> None:
         cell = grid.cell(algorithm, size) if algorithm in grid.models else None
         if cell is None or cell.tokenizer is None:
             continue
+        if algorithm == "unigram" and grid.settings.unigram_recipe == "textbook":
+            continue  # no tokenizer.json: its pattern is Python re's, its Viterbi's tie rule not tokenizers'
 
         def make(tokenizer: object = cell.tokenizer, export: Callable[[object], str] = export) -> str:
             try:

@@ -21,6 +21,7 @@ def sync() -> None:
         state.BPE_VIEW: links.one_of(["train", "replay"]),
         state.BPE_CORPUS: links.one_of(catalog),
         state.BPE_MODE: links.one_of(bpe.MODES),
+        state.BPE_END_OF_WORD: links.one_of(bpe.END_OF_WORDS),
         state.BPE_PATTERN: links.one_of([*NAMED_PATTERNS, views.CUSTOM]),
         state.BPE_CUSTOM_PATTERN: None,
         state.BPE_SIZE_KIND: links.one_of(views.SIZE_KINDS),
@@ -42,7 +43,7 @@ def _apply_model() -> list[str]:
         settings = views.settings_from_form(
             corpus=ss[state.BPE_CORPUS], mode=ss[state.BPE_MODE], pattern_name=ss[state.BPE_PATTERN],
             custom=ss[state.BPE_CUSTOM_PATTERN], size_kind=ss[state.BPE_SIZE_KIND], size=int(ss[state.BPE_SIZE]),
-            tie_break=ss[state.BPE_TIE],
+            tie_break=ss[state.BPE_TIE], end_of_word=ss[state.BPE_END_OF_WORD],
         )
     except ValueError as exc:
         return [f"its training settings were refused ({exc})"]

@@ -117,8 +117,8 @@ def tie_note(step: MergeStep, *, rule: str, piece: Piece) -> str:
     """One sentence on how the winner was chosen: outright, or by the tie rule among how many.
 
     >>> s = MergeStep(0, 97, 98, 256, b"ab", 2, 3, ((97, 98, 2), (98, 99, 2), (99, 100, 2)), 5)
-    >>> tie_note(s, rule="first pair seen in corpus order", piece=lambda i: bytes([i]))
-    "3 pairs tied at the top count (2); the rule 'first pair seen in corpus order' picked a + b."
+    >>> tie_note(s, rule="ties go to the pair seen first in the corpus", piece=lambda i: bytes([i]))
+    "3 pairs tied at the top count (2); the rule 'ties go to the pair seen first in the corpus' picked a + b."
     """
     pair = f"{printable(piece(step.left))} + {printable(piece(step.right))}"
     if step.n_tied > 1:

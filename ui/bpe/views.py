@@ -27,7 +27,7 @@ from core.fetch.sources import SourceUnavailable
 from core.patterns import NAMED_PATTERNS
 from core.pretokenize import compile_pattern
 from ui import figures, state, widgets
-from ui.bpe import render
+from ui.bpe import presets, render
 from ui.scrubber import Scrubber
 from ui.spans import render_spans
 from ui.store import KeptStore
@@ -47,12 +47,9 @@ END_OF_WORD_HELP = (
     "often `a + </w>`. Glued: `</w>` rides on the last character (`l o w</w>`), as subword-nmt does now."
 )
 TIE_HELP = (
-    "When several pairs share the top count, one rule decides. 'first pair seen in corpus order' takes "
-    "the pair that appears first in the corpus (new pairs count from where a merge first made them); "
-    "'largest pair of ids' takes the pair with the largest (left id, right id); 'as minbpe does' takes "
-    "the tied pair that occurs first in the text as the merges so far have left it, which is what "
-    "minbpe's max() over its pair counts picks, so its merges come out exactly. Each rule is "
-    "deterministic; they grow different vocabularies."
+    "When several pairs share the top count, one rule decides; each is deterministic, and they grow "
+    "different vocabularies. "
+    + " ".join(f"'{bpe.TIE_BREAKS[key].capitalize()}': {bpe.TIE_MATCHES[key]}." for key in bpe.TIE_BREAKS)
 )
 
 
@@ -83,7 +80,7 @@ class TrainSettings:
         if stopped_at is not None:
             size = f"{stopped_at:,} merges (stopped early; asked for {size})"
         rule = bpe.TIE_BREAKS[self.tie_break]
-        return f"{corpus} · {bpe.MODES[self.mode]}{pattern} · {size} · ties: {rule}"
+        return f"{corpus} · {bpe.MODES[self.mode]}{pattern} · {size} · {rule}"
 
 
 DEFAULT_SETTINGS = TrainSettings()
@@ -185,6 +182,7 @@ def training_form() -> tuple[TrainSettings, str] | None:
     with st.sidebar.container(key="bpe_form"):
         st.markdown("### Train a BPE")
         corpus = st.selectbox("Corpus", list(options), format_func=options.__getitem__, key=state.BPE_CORPUS)
+        presets.offer(corpus)
         upload = None
         if corpus == PASTE:
             st.text_area("Pasted text", key=state.BPE_PASTE, height=120, help="The corpus to train on.")
@@ -213,7 +211,7 @@ def training_form() -> tuple[TrainSettings, str] | None:
         tie = st.radio("Tie rule", list(bpe.TIE_BREAKS), format_func=bpe.TIE_BREAKS.__getitem__,
                        key=state.BPE_TIE, help=TIE_HELP)
         submitted = st.button("Train", type="primary", icon=":material/model_training:", key="bpe_train")
-    if not submitted:
+    if not (presets.pending() or submitted):
         return None
     try:
         title, text = _own_corpus(corpus, upload)

@@ -108,10 +108,10 @@ def corpus_data(choice: CorpusChoice, own_text: str = "") -> CorpusData:
 
 @dataclass(frozen=True, eq=False)
 class WordReport:
-    """Word statistics of the whole text, Heaps' fit, and the OOV curve of the held-out part."""
+    """Word statistics of the whole text and the OOV curve of the held-out part (the fits, cheap, are
+    made on the page, with its choices)."""
 
     stats: wordstats.WordStats
-    heaps: wordstats.PowerFit | None
     oov: wordstats.OOVCurve | None
 
 
@@ -119,8 +119,7 @@ def word_report(data: CorpusData, rule: str) -> WordReport:
     def make(report: Progress) -> WordReport:
         report(0.1, "Counting words …")
         stats, oov = wordstats.split_report(data.train, data.heldout, rule)
-        heaps = wordstats.heaps_fit(stats) if stats.tokens >= 2 else None
-        return WordReport(stats, heaps, oov)
+        return WordReport(stats, oov)
 
     return cached("words", (data.choice, rule), make, label="Counting words …")
 

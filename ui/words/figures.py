@@ -25,7 +25,8 @@ FIT_COLOR = MARKER_COLOR
 DATA_COLOR = "#1f4e9c"
 CEILING_COLOR = "#4a5568"
 UNIT_COLORS = {"words": "#718096", "characters": "#a0aec0", "bytes": "#cbd5e0"}
-ALGORITHM_FAMILY = {"BPE": "byte-level BPE", "WordPiece": "WordPiece", "Unigram": "Unigram"}
+ALGORITHM_FAMILY = {"BPE": "byte-level BPE", "WordPiece": "WordPiece", "Unigram": "Unigram", "Unigram (textbook)": "Unigram"}
+DOTTED = frozenset({"Unigram (textbook)"})  # a second curve of a family's color is dotted
 DRAWN_RANKS = 500  # Zipf and Heaps curves are drawn through this many log-spaced points
 _BASE_LAYOUT = {
     "height": 400, "margin": {"l": 10, "r": 10, "t": 80, "b": 10}, "font": {"size": 15},
@@ -262,7 +263,8 @@ def compression_figure(
             "type": "scatter", "mode": "markers" if curve.dense_sizes is not None else "lines+markers",
             "name": f"{curve.algorithm} trained here", "legendgroup": curve.algorithm,
             "showlegend": curve.dense_sizes is None, "x": curve.vocab_sizes, "y": curve.bytes_per_token,
-            "customdata": curve.tokens, "line": {"color": color, "width": 3}, "marker": {"color": color, "size": 9},
+            "customdata": curve.tokens, "marker": {"color": color, "size": 9},
+            "line": {"color": color, "width": 3, "dash": "dot" if curve.algorithm in DOTTED else "solid"},
             "hovertemplate": f"{curve.algorithm} · vocabulary %{{x:,}}<br>%{{y:.3f}} bytes / token"
                              "<br>%{customdata:,} held-out tokens<extra></extra>",
         })

@@ -1,4 +1,5 @@
-"""The "Words & compression" page as a link: its tab, corpus, word rule, windows, sweep and calculator.
+"""The "Words & compression" page as a link: its tab, corpus, word rule, Zipf's window and fit method,
+Heaps' start, sweep and calculator.
 
 A link that is opened shows what it names: the corpus it names becomes the corpus shown and its sweep
 settings the sweep run, not only the values in the forms. A pasted or uploaded corpus cannot travel in
@@ -34,6 +35,8 @@ def sync() -> None:
         state.WC_TOKENIZERS: uploads.registry_only(cache.registry_names()),
         state.WC_RULE: links.one_of(wordstats.WORD_RULES),
         state.WC_ZIPF_WINDOW: _window,
+        state.WC_ZIPF_METHOD: links.one_of(wordstats.ZIPF_METHODS),
+        state.WC_HEAPS_START: links.one_of(views.HEAPS_STARTS),
         state.WC_MAX_VOCAB: links.one_of(sweep_views.VOCAB_STOPS),
         state.WC_POINTS: links.in_range(3, 12),
         state.WC_OTHERS: links.one_of(others),

@@ -45,9 +45,25 @@ def applied_settings() -> SweepSettings:
     return st.session_state[state.WC_SWEEP] or DEFAULT_SWEEP
 
 
+# What sets each choice apart, beside its name in the form (the two Unigram recipes differ in these)
+ALGORITHM_NOTES = {
+    "Unigram": "SentencePiece's recipe: ▁ words, prunes what the corpus misses least",
+    compression.TEXTBOOK_UNIGRAM: "the chapter's recipe: GPT-2-style pre-tokens, prunes the least probable",
+}
+OTHERS_HELP = (
+    "Trained once per size, at the sizes on the right. The two Unigram curves differ in pre-tokens, seed and "
+    "pruning rule. SentencePiece's recipe compresses better: it prunes the pieces whose loss costs the "
+    "corpus's likelihood least, so a frequent piece that its parts could replace almost as well goes before "
+    "a rarer one nothing can stand in for; the textbook's keeps the most probable pieces, whatever they "
+    "are worth (and its plain M-step keeps rarely used pieces that SentencePiece's digamma M-step pushes out)."
+)
+
+
 def _algorithm_label(name: str) -> str:
     missing = compression.unavailable_reason(compression.ALGORITHMS[name])
-    return f"{name} (unavailable)" if missing else name
+    note = ALGORITHM_NOTES.get(name)
+    label = f"{name} ({note})" if note else name
+    return f"{label} (unavailable)" if missing else label
 
 
 def sweep_form() -> SweepSettings:
@@ -70,7 +86,7 @@ def sweep_form() -> SweepSettings:
                               help="BPE is measured at every size up to this one, from one training run.")
         cols[1].selectbox("Pre-tokenization (BPE)", list(NAMED_PATTERNS), key=state.WC_PATTERN)
         cols[2].multiselect("Also train", others, key=state.WC_OTHERS, format_func=_algorithm_label,
-                            help="Trained once per size, at the sizes on the right.")
+                            help=OTHERS_HELP)
         cols[3].number_input("Sizes", min_value=3, max_value=12, key=state.WC_POINTS,
                              help="How many log-spaced sizes WordPiece and Unigram train at (BPE: every size).")
         st.form_submit_button("Run the sweep", type="primary", key=RUN_SWEEP, icon=":material/play_arrow:")
@@ -144,6 +160,13 @@ def compression_section(data: CorpusData, keys: Sequence[str]) -> None:
             "Unigram and WordPiece start from the corpus's characters, not from 256 bytes, so at a vocabulary of "
             "256 they already hold a couple of hundred longer pieces; a character never seen in training becomes "
             "an unknown token (its bytes are still counted in bytes per token).\n\n"
+            "The two Unigram curves are two recipes, not two implementations. The dotted one is the textbook "
+            "chapter's: its pre-tokens come from a GPT-2-style pattern, its seed is every substring of up to 10 "
+            "characters seen twice, and each round keeps the most probable pieces. The solid one is "
+            "SentencePiece's: ▁ words, and each round removes the pieces the corpus's likelihood misses least. "
+            "Probability is not usefulness: a frequent piece whose parts do almost as well is cheap to lose, a "
+            "rarer piece nothing else can replace is not, and only the second rule sees the difference. That "
+            "is why the solid curve lies above the dotted one.\n\n"
             "WordPiece here merges the pair with the best score count(ab) / (count(a) · count(b)), not the most "
             "frequent pair: its early pieces join parts that rarely occur apart, however rare the pair, so at the "
             "same size it compresses much less than BPE. (Hugging Face's WordPiece trainer merges by frequency, "

@@ -19,6 +19,7 @@ from ui.words.cache import CorpusData
 RANK_STOPS = (1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1_000, 2_000, 3_000, 5_000, 10_000, 20_000,
               30_000, 50_000, 100_000, 200_000, 500_000, 1_000_000)
 ZIPF_WIDGET = "wc_zipf_window_slider"  # the slider's own key; the window lives in state.WC_ZIPF_WINDOW
+HEAPS_STARTS = (0, 1, 10, 100, 1_000, 10_000)  # 0: core.wordstats.heaps_start's rule
 
 
 # -- word statistics ----------------------------------------------------------------------------------
@@ -42,11 +43,12 @@ def word_section(data: CorpusData) -> None:
     cols[2].metric("Hapax legomena", f"{stats.hapax:,}", help="Words that occur exactly once.")
     cols[3].metric("Hapax share of types", f"{stats.hapax_share_of_types:.1%}",
                    help=f"Hapax legomena are {stats.hapax_share_of_tokens:.1%} of all words.")
+    st.caption(f"Every count above: words by the rule “{rules[rule].label}”.")
     zipf_col, heaps_col = widgets.columns(2, gap="large")
     with zipf_col:
-        _zipf(stats)
+        _zipf(stats, rules[rule].label)
     with heaps_col:
-        _heaps(stats, report.heaps)
+        _heaps(stats, rules[rule].label)
     if report.oov is None:
         st.info("The held-out part has no words, so there is no out-of-vocabulary rate to show.", icon=":material/info:")
         return
@@ -58,16 +60,20 @@ def word_section(data: CorpusData) -> None:
     )
 
 
-def _zipf(stats: wordstats.WordStats) -> None:
+def _zipf(stats: wordstats.WordStats, rule: str) -> None:
     slot = st.container()  # the chart goes above the slider, level with Heaps' chart beside it
+    methods = wordstats.ZIPF_METHODS
     # subtle: a select_slider is a range slider only when given a range as value=, so the widget has a
     # key of its own, seeded from the page's state key and copied back to it on change (as ui.nav does)
     st.select_slider("Fit window (ranks)", options=RANK_STOPS, value=st.session_state[state.WC_ZIPF_WINDOW],
                      key=ZIPF_WIDGET, on_change=_remember_window,
                      help="Drag either end to fit Zipf's line over other ranks (the shaded band).")
+    method = st.radio("Zipf's fit through", list(methods), key=state.WC_ZIPF_METHOD, horizontal=True,
+                      format_func=lambda k: methods[k][0],
+                      help=" ".join(f"{label.capitalize()}: {how}." for label, how in methods.values()))
     lo, hi = st.session_state[state.WC_ZIPF_WINDOW]
     try:
-        fit = wordstats.zipf_fit(stats, lo, hi)
+        fit = wordstats.zipf_fit(stats, lo, hi, method=method)
     except ValueError:
         fit = None
     with slot:
@@ -78,10 +84,11 @@ def _zipf(stats: wordstats.WordStats) -> None:
                 icon=":material/info:")
     else:
         clamp = f" (the text has {stats.types:,})" if hi > stats.types else ""
+        through = "every rank in the window" if method == "every_rank" else f"{len(fit.x)} log-spaced ranks"
         st.caption(
-            f"Slope **{fit.exponent:.2f}** (R² {fit.r2:.3f}), fitted on {len(fit.x)} log-spaced ranks from "
-            f"{int(fit.x[0]):,} to {int(fit.x[-1]):,}{clamp}. Zipf's law says about −1: the 2nd word occurs half "
-            "as often as the 1st, the 10th a tenth as often."
+            f"Slope **{fit.exponent:.2f}** (R² {fit.r2:.3f}), a least-squares fit through {through}, ranks from "
+            f"{int(fit.x[0]):,} to {int(fit.x[-1]):,}{clamp}; words by the rule “{rule}”. "
+            "Zipf's law says about −1: the 2nd word occurs half as often as the 1st, the 10th a tenth as often."
         )
 
 
@@ -93,15 +100,32 @@ def _remember_window() -> None:
     st.session_state[state.WC_ZIPF_WINDOW] = tuple(st.session_state[ZIPF_WIDGET])
 
 
-def _heaps(stats: wordstats.WordStats, heaps: wordstats.PowerFit | None) -> None:
-    widgets.chart(fig.heaps_figure(stats, heaps), fig.heaps_frame(stats, heaps), key="wc_heaps_chart",
-                  name="heaps_curve")
+def _heaps(stats: wordstats.WordStats, rule: str) -> None:
+    slot = st.container()
+    st.selectbox("Heaps' fit starts at", HEAPS_STARTS, key=state.WC_HEAPS_START, format_func=_start_label,
+                 help="The first words of a text are nearly all new, which bends the curve; the fit starts "
+                      f"further in. Automatic: {wordstats.TEXTBOOK_HEAPS_START:,} words in once the text has "
+                      f"{wordstats.TEXTBOOK_HEAPS_MIN_TOKENS:,} (the textbook's start), else 100 (fewer in a tiny text).")
+    start = st.session_state[state.WC_HEAPS_START] or None
+    try:
+        heaps = wordstats.heaps_fit(stats, start=start)
+    except ValueError as exc:
+        heaps = None
+        st.info(widgets.sentence(f"{exc}: pick an earlier start"), icon=":material/info:")
+    with slot:
+        widgets.chart(fig.heaps_figure(stats, heaps), fig.heaps_frame(stats, heaps), key="wc_heaps_chart",
+                      name="heaps_curve")
     if heaps is not None:
         st.caption(
-            f"β = **{heaps.exponent:.2f}**, K = {heaps.constant:.2f} (R² {heaps.r2:.4f}), fitted on the "
-            f"{len(heaps.x)} log-spaced points marked, from {int(heaps.x[0]):,} to {int(heaps.x[-1]):,} words "
-            "read: a fit over every position would be ruled by the tail. β below 1: new words slow down but never stop."
+            f"β = **{heaps.exponent:.2f}**, K = {heaps.constant:.2f} (R² {heaps.r2:.4f}), a least-squares fit "
+            f"through the {len(heaps.x)} log-spaced points marked, from {int(heaps.x[0]):,} to {int(heaps.x[-1]):,} "
+            f"words read; words by the rule “{rule}”. A fit over every position would be ruled "
+            "by the tail. β below 1: new words slow down but never stop."
         )
+
+
+def _start_label(start: int) -> str:
+    return "automatic" if start == 0 else f"word {start:,}"
 
 
 # -- vocabulary cost calculator -----------------------------------------------------------------------

@@ -75,8 +75,16 @@ def test_the_three_rules_settle_a_crafted_tie_three_ways() -> None:
 def test_largest_pair_is_not_what_minbpe_does() -> None:
     """The old wording said so; this corpus tells them apart."""
     assert ours("abc abc xy xy", 3, r"\w+", "largest_pair") != minbpe_merges("abc abc xy xy", 3, r"\w+")
-    assert "minbpe" not in bpe.TIE_BREAKS["largest_pair"]
-    assert "minbpe" in bpe.TIE_BREAKS["minbpe"]
+    assert "minbpe" not in bpe.TIE_MATCHES["largest_pair"]
+    assert "minbpe" in bpe.TIE_MATCHES["minbpe"]
+
+
+def test_the_rules_are_named_by_what_they_do_and_the_help_names_the_library() -> None:
+    assert set(bpe.TIE_MATCHES) == set(bpe.TIE_BREAKS)
+    for key, label in bpe.TIE_BREAKS.items():
+        assert label.startswith("ties go to the ") and "minbpe" not in label and "subword" not in label, key
+    assert bpe.TIE_BREAKS["minbpe"] == "ties go to the pair met first in the text as the merges so far left it"
+    assert "subword-nmt" in bpe.TIE_MATCHES["largest_pair"] and "Hugging Face" in bpe.TIE_MATCHES["first_seen"]
 
 
 def test_wikipedia_example_as_minbpe_trains_it() -> None:

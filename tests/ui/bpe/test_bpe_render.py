@@ -87,7 +87,7 @@ def test_leaderboard_marks_every_pair_with_the_top_count_as_tied() -> None:
 def test_tie_note_names_the_rule_and_the_winner() -> None:
     s = step(n_tied=3, top=((97, 98, 5), (98, 99, 5), (99, 100, 5)))
     note = render.tie_note(s, rule=bpe.TIE_BREAKS["largest_pair"], piece=byte_piece)
-    assert note == "3 pairs tied at the top count (5); the rule 'largest pair of ids, max by (count, pair)' picked a + b."
+    assert note == "3 pairs tied at the top count (5); the rule 'ties go to the largest pair, by its two ids' picked a + b."
 
 
 def test_tie_note_without_a_tie_gives_the_margin() -> None:
