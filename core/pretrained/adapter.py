@@ -46,6 +46,32 @@ class TokenizerUnavailable(Exception):
         self.reason = reason
 
 
+class TokenizerFailed(ValueError):
+    """A tokenizer (an uploaded one, run in a worker) could not handle a text; the message is one sentence."""
+
+
+def is_panic(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Rust library's panic (``pyo3_runtime.PanicException``, a ``BaseException``).
+
+    Subtle: pyo3 creates that class at run time, so it cannot be imported to be caught by name.
+    """
+    return type(exc).__name__ == "PanicException"
+
+
+def describe_failure(exc: BaseException) -> str:
+    """One sentence (lower case, as messages are) for what a tokenizer library raised on a text.
+
+    >>> describe_failure(MemoryError())
+    'the tokenizer ran out of memory on this text'
+    """
+    if isinstance(exc, MemoryError):
+        return "the tokenizer ran out of memory on this text"
+    detail = " ".join(str(exc).split())[:160] or type(exc).__name__
+    if is_panic(exc):
+        return f"the tokenizer library failed on this text ({detail}); its file is probably malformed"
+    return f"the tokenizer failed on this text ({type(exc).__name__}: {detail})"
+
+
 class Outline(NamedTuple):
     """A text's encoding without its ``Token`` objects: what counting a long text needs.
 

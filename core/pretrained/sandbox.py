@@ -1,0 +1,345 @@
+"""Untrusted tokenizers run in warm worker processes, so a runaway one cannot stall the server.
+
+A tokenizer file carries regular expressions (a ``Split`` pre-tokenizer, a ``Replace`` normalizer or
+decoder, a rank file's pattern) that the libraries run in Rust while holding Python's GIL: a
+pattern like ``(a+)+$`` froze every session of the server for seconds. So every call that runs
+the file's logic on a text (``encode``, ``outline``, ``text_ids``, ``count``, ``decode``, the
+Inside page's pipeline) goes to a worker process with a time budget; a worker that overruns is
+killed (and a fresh one started at once), and the caller gets ``TokenizerFailed`` with a sentence
+("this tokenizer could not encode the text in 5 s …"). A library panic or crash in the worker
+becomes the same kind of sentence. Data look-ups (``piece``, the vocabulary, the special tokens)
+stay in this process, on a copy of the adapter read from the same file.
+
+Workers are warm: at most ``MAX_WORKERS`` of them, each keeping the last ``CACHED_PER_WORKER``
+tokenizers it built, by content digest (``Recipe.key``); the first call for a tokenizer a worker
+does not hold sends it the recipe (the builder's name and the file's bytes) once. A ``Recipe``
+names any builder (``module:function``), so a tokenizer fetched by id from a hub would take this
+same path. Subtle: the worker is started with ``subprocess`` (not ``multiprocessing``, which would
+re-import Streamlit's ``__main__``), speaking ``multiprocessing.connection`` over a socket pair; it
+exits when the server closes its end.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import importlib
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from core.pretrained.adapter import Outline, TokenizerFailed, describe_failure
+from core.types import Token
+
+ROOT = Path(__file__).resolve().parents[2]
+MAX_WORKERS = 2
+CACHED_PER_WORKER = 8
+START_BUDGET_S = 60.0  # importing the libraries in a fresh worker (seconds on a loaded machine)
+LOAD_BUDGET_S = 60.0  # building a tokenizer from a file of up to 64 MB
+BASE_BUDGET_S = 5.0  # a text's budget: this, plus PER_MB_BUDGET_S per MB of text
+PER_MB_BUDGET_S = 4.0
+WORKER_MEMORY_MB = int(os.environ.get("PLAYGROUND_WORKER_MB", "4096"))  # address space of one worker
+_WHAT = {"encode": "encode the text", "outline": "encode the text", "text_ids": "encode the text",
+         "count": "encode the text", "decode": "decode the ids", "pipeline": "run its pipeline on the text",
+         "load": "load its file"}
+
+
+def budget_for(text: str) -> float:
+    """Seconds an untrusted tokenizer gets for ``text``: ``BASE_BUDGET_S`` plus ``PER_MB_BUDGET_S`` a MB.
+
+    >>> budget_for("hello")
+    5.0
+    """
+    return BASE_BUDGET_S + PER_MB_BUDGET_S * len(text) / 1_000_000
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """How a worker builds a tokenizer: ``builder`` ("module:function") called with ``args``.
+
+    ``key`` names the result (a content digest): workers cache by it. ``repr`` leaves out the
+    arguments, which hold the file's bytes.
+    """
+
+    key: str
+    builder: str
+    args: tuple[Any, ...]
+
+    def __repr__(self) -> str:
+        return f"Recipe({self.key!r}, {self.builder!r})"
+
+
+class Refused(TokenizerFailed):
+    """The builder refused the file (a ``ValueError`` while loading); the message is the builder's own."""
+
+
+class _Overrun(Exception):
+    """The worker did not answer in time."""
+
+
+class _Worker:
+    """One worker process and its connection; ``ask`` sends a message and waits for the answer."""
+
+    def __init__(self) -> None:
+        mine, theirs = socket.socketpair()
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+               "RUST_BACKTRACE": "0"}  # a panic is answered as a sentence; one line of it in the log is enough
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "core.pretrained.sandbox", str(theirs.fileno())], pass_fds=(theirs.fileno(),),
+            cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+        )
+        theirs.close()
+        self.conn = Connection(mine.detach())
+        self.ready = False
+
+    def ask(self, message: tuple, budget: float) -> tuple:
+        if not self.ready:
+            if not self.conn.poll(START_BUDGET_S):
+                raise _Overrun
+            self.conn.recv()  # "ready": the libraries are imported
+            self.ready = True
+        self.conn.send(message)
+        if not self.conn.poll(budget):
+            raise _Overrun
+        return self.conn.recv()
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()
+        self.conn.close()
+
+
+class WorkerPool:
+    """At most ``size`` warm workers shared by every session; a call takes an idle one (or waits)."""
+
+    def __init__(self, size: int = MAX_WORKERS) -> None:
+        self._size = size
+        self._idle: list[_Worker] = []
+        self._all: list[_Worker] = []
+        self._free = threading.Condition()
+
+    def warm(self) -> None:
+        """Start the workers now (they import the libraries in the background)."""
+        with self._free:
+            while len(self._all) < self._size:
+                self._add()
+
+    def _add(self) -> None:
+        worker = _Worker()
+        self._all.append(worker)
+        self._idle.append(worker)
+        self._free.notify()
+
+    def _take(self, patience: float) -> _Worker:
+        with self._free:
+            if not self._idle and len(self._all) < self._size:
+                self._add()
+            if not self._free.wait_for(lambda: self._idle, timeout=patience):
+                raise TokenizerFailed(f"every tokenizer worker stayed busy for {patience:.0f} s; try again")
+            return self._idle.pop()
+
+    def _give_back(self, worker: _Worker, healthy: bool) -> None:
+        if not healthy:
+            worker.kill()
+        with self._free:
+            if healthy:
+                self._idle.append(worker)
+                self._free.notify()
+            else:
+                self._all.remove(worker)
+                self._add()  # the replacement warms up while nobody waits for it
+
+    def call(self, recipe: Recipe, method: str, args: Sequence[Any], budget: float) -> Any:
+        """``method(*args)`` of ``recipe``'s tokenizer in a worker, within ``budget`` seconds."""
+        worker = self._take(patience=2 * budget + LOAD_BUDGET_S)
+        healthy, stage = False, method
+        try:
+            answer = worker.ask(("call", recipe.key, method, tuple(args)), budget)
+            if answer[0] == "need":
+                stage = "load"
+                answer = worker.ask(("load", recipe.key, recipe.builder, recipe.args), LOAD_BUDGET_S)
+                if answer[0] == "ok":
+                    stage = method
+                    answer = worker.ask(("call", recipe.key, method, tuple(args)), budget)
+            healthy = True
+        except _Overrun:
+            seconds = LOAD_BUDGET_S if stage == "load" else budget
+            raise TokenizerFailed(
+                f"this tokenizer could not {_WHAT[stage]} in {seconds:.0f} s (a runaway regular expression in "
+                "its file?); it was stopped, so nobody else waits for it"
+            ) from None
+        except (EOFError, OSError):
+            raise TokenizerFailed(f"the tokenizer library crashed trying to {_WHAT[stage]} (its file is probably "
+                                  "malformed)") from None
+        finally:
+            self._give_back(worker, healthy)
+        if answer[0] == "error":
+            raise TokenizerFailed(answer[1])
+        if answer[0] == "refused":
+            raise Refused(answer[1])
+        return answer[1]
+
+    def shutdown(self) -> None:
+        with self._free:
+            for worker in self._all:
+                worker.kill()
+            self._all.clear()
+            self._idle.clear()
+
+
+_POOL: WorkerPool | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def pool() -> WorkerPool:
+    """The process-wide pool (made on first use, stopped at exit)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            _POOL = WorkerPool()
+            atexit.register(_POOL.shutdown)
+        return _POOL
+
+
+class SandboxedTokenizer:
+    """An adapter whose text calls run in a worker; every other attribute is the local copy's.
+
+    Subtle: not a ``PretrainedTokenizer`` subclass, so that its class attributes (``pattern``,
+    ``mergeable_ranks``) cannot shadow the local copy's. A call that overran or crashed is
+    remembered (``_failures``) and fails at once when repeated, instead of spending another budget.
+    """
+
+    def __init__(self, local: Any, recipe: Recipe, *, workers: Callable[[], WorkerPool] = pool) -> None:
+        self._local = local
+        self._recipe = recipe
+        self._workers = workers
+        self._failures: OrderedDict[str, str] = OrderedDict()
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "_local":  # during copy/unpickle, before __init__
+            raise AttributeError(name)
+        return getattr(self._local, name)
+
+    def __repr__(self) -> str:
+        return f"<sandboxed {self._local!r}>"
+
+    def _run(self, method: str, size: int, *args: Any) -> Any:
+        if self._failures and (known := self._failures.get(_memo(method, args))):
+            raise TokenizerFailed(known)
+        try:
+            return self._workers().call(self._recipe, method, args, BASE_BUDGET_S + PER_MB_BUDGET_S * size / 1e6)
+        except TokenizerFailed as exc:
+            self._failures[_memo(method, args)] = str(exc)
+            while len(self._failures) > 32:
+                self._failures.popitem(last=False)
+            raise
+
+    def encode(self, text: str, *, allow_special: bool = False) -> list[Token]:
+        return list(self._run("encode", len(text), text, allow_special))
+
+    def outline(self, text: str, *, allow_special: bool = False) -> Outline:
+        return self._run("outline", len(text), text, allow_special)
+
+    def text_ids(self, text: str, *, allow_special: bool = False) -> list[int]:
+        return self._run("text_ids", len(text), text, allow_special)
+
+    def count(self, text: str, *, allow_special: bool = False) -> int:
+        return self._run("count", len(text), text, allow_special)
+
+    def decode(self, ids: Sequence[int]) -> str:
+        return self._run("decode", 4 * len(ids), list(ids))
+
+    def run_pipeline(self, text: str) -> Any:
+        """``core.pretrained.pipeline.run`` of the worker's copy (its normalizer and pre-tokenizer run there)."""
+        return self._run("pipeline", len(text), text)
+
+    def load(self) -> None:
+        """Have a worker build this tokenizer now (a file that crashes the library is found here)."""
+        self._workers().call(self._recipe, "load", (), LOAD_BUDGET_S)
+
+
+def _memo(method: str, args: tuple[Any, ...]) -> str:
+    return hashlib.blake2b(repr((method, args)).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+# -- the worker's side -----------------------------------------------------------------------------
+
+
+def _build(builder: str, args: tuple[Any, ...]) -> Any:
+    module, _, function = builder.partition(":")
+    return getattr(importlib.import_module(module), function)(*args)
+
+
+def _call(tokenizer: Any, method: str, args: tuple[Any, ...]) -> Any:
+    from core.packed import PackedTokens
+
+    if method == "encode":
+        text, allow_special = args
+        return PackedTokens(tokenizer.encode(text, allow_special=allow_special))
+    if method in ("outline", "text_ids", "count"):
+        text, allow_special = args
+        return getattr(tokenizer, method)(text, allow_special=allow_special)
+    if method == "decode":
+        return tokenizer.decode(args[0])
+    if method == "pipeline":
+        from core.pretrained import pipeline
+
+        return pipeline.run(tokenizer, args[0])
+    if method == "load":
+        return None
+    raise ValueError(f"unknown method {method!r}")
+
+
+def serve(conn: Connection) -> None:
+    """Answer ``("call", key, method, args)`` and ``("load", key, builder, args)`` until the socket closes."""
+    held: OrderedDict[str, Any] = OrderedDict()
+    conn.send(("ready", None))
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        kind, key = message[0], message[1]
+        try:
+            if kind == "load":
+                try:
+                    held[key] = _build(message[2], message[3])
+                except ValueError as exc:  # the builder's own one-line refusal
+                    conn.send(("refused", str(exc)))
+                    continue
+                while len(held) > CACHED_PER_WORKER:
+                    held.popitem(last=False)
+                conn.send(("ok", None))
+            elif key not in held:
+                conn.send(("need", None))
+            else:
+                held.move_to_end(key)
+                conn.send(("ok", _call(held[key], message[2], message[3])))
+        except BaseException as exc:  # noqa: BLE001 - a library panic is a BaseException; the worker must answer
+            if isinstance(exc, KeyboardInterrupt | SystemExit):
+                raise
+            conn.send(("error", describe_failure(exc)))
+
+
+def _limit_memory() -> None:
+    import resource
+
+    limit = WORKER_MEMORY_MB * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+if __name__ == "__main__":
+    _limit_memory()
+    import core.packed  # noqa: F401  (imported before "ready": a call's budget is for the call)
+    import core.pretrained.pipeline  # noqa: F401
+    import core.pretrained.uploaded  # noqa: F401
+
+    serve(Connection(int(sys.argv[1])))
