@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.pretrained.anatomy import library_of
+from core.pretrained.sandbox import SandboxedTokenizer
 from core.types import ADDED, UNKNOWN, Token
 
 _WHITESPACE = re.compile(r"\s+")
@@ -50,7 +51,13 @@ class Pipeline:
 
 
 def run(tokenizer: Any, text: str) -> Pipeline:
-    """Every stage of ``text`` through ``tokenizer`` (a registry, uploaded or trained tokenizer)."""
+    """Every stage of ``text`` through ``tokenizer`` (a registry, uploaded or trained tokenizer).
+
+    An uploaded tokenizer's stages run in its worker process (``core.pretrained.sandbox``): its
+    normalizer and pre-tokenizer hold the file's regular expressions.
+    """
+    if isinstance(tokenizer, SandboxedTokenizer):
+        return tokenizer.run_pipeline(text)
     truncated = len(text) > MAX_PIPELINE_CHARS
     if truncated:
         text = text[:MAX_PIPELINE_CHARS]
