@@ -337,6 +337,7 @@ def _limit_memory() -> None:
 
 
 if __name__ == "__main__":
+    os.nice(10)  # untrusted work yields the CPU to the server's own threads (2 cores are shared)
     _limit_memory()
     import core.packed  # noqa: F401  (imported before "ready": a call's budget is for the call)
     import core.pretrained.pipeline  # noqa: F401
