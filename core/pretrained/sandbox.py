@@ -339,8 +339,10 @@ def _limit_memory() -> None:
 if __name__ == "__main__":
     os.nice(10)  # untrusted work yields the CPU to the server's own threads (2 cores are shared)
     _limit_memory()
-    import core.packed  # noqa: F401  (imported before "ready": a call's budget is for the call)
-    import core.pretrained.pipeline  # noqa: F401
-    import core.pretrained.uploaded  # noqa: F401
+    # the libraries are imported before "ready": a call's budget is for the call, not for imports
+    import regex  # noqa: F401
+    import sentencepiece  # noqa: F401
+    import tiktoken  # noqa: F401
+    import tokenizers  # noqa: F401
 
     serve(Connection(int(sys.argv[1])))
