@@ -46,6 +46,7 @@ START_BUDGET_S = 60.0  # importing the libraries in a fresh worker (seconds on a
 LOAD_BUDGET_S = 60.0  # building a tokenizer from a file of up to 64 MB
 BASE_BUDGET_S = 5.0  # a text's budget: this, plus PER_MB_BUDGET_S per MB of text
 PER_MB_BUDGET_S = 4.0
+NICENESS = int(os.environ.get("PLAYGROUND_WORKER_NICE", "0"))  # os.nice of a worker
 WORKER_MEMORY_MB = int(os.environ.get("PLAYGROUND_WORKER_MB", "4096"))  # address space of one worker
 _WHAT = {"encode": "encode the text", "outline": "encode the text", "text_ids": "encode the text",
          "count": "encode the text", "decode": "decode the ids", "pipeline": "run its pipeline on the text",
@@ -99,6 +100,7 @@ class _Worker:
         theirs.close()
         self.conn = Connection(mine.detach())
         self.ready = False
+        self.held: set[str] = set()  # recipe keys it built (it may have dropped some since: it says "need")
 
     def ask(self, message: tuple, budget: float) -> tuple:
         if not self.ready:
@@ -138,13 +140,17 @@ class WorkerPool:
         self._idle.append(worker)
         self._free.notify()
 
-    def _take(self, patience: float) -> _Worker:
+    def _take(self, key: str, patience: float) -> _Worker:
+        """An idle worker, one that holds ``key`` if any does (starting another while under ``size``)."""
         with self._free:
-            if not self._idle and len(self._all) < self._size:
+            if not any(key in worker.held for worker in self._idle) and len(self._all) < self._size:
                 self._add()
             if not self._free.wait_for(lambda: self._idle, timeout=patience):
                 raise TokenizerFailed(f"every tokenizer worker stayed busy for {patience:.0f} s; try again")
-            return self._idle.pop()
+            holding = [worker for worker in self._idle if key in worker.held]
+            worker = holding[-1] if holding else self._idle[-1]
+            self._idle.remove(worker)
+            return worker
 
     def _give_back(self, worker: _Worker, healthy: bool) -> None:
         if not healthy:
@@ -159,7 +165,7 @@ class WorkerPool:
 
     def call(self, recipe: Recipe, method: str, args: Sequence[Any], budget: float) -> Any:
         """``method(*args)`` of ``recipe``'s tokenizer in a worker, within ``budget`` seconds."""
-        worker = self._take(patience=2 * budget + LOAD_BUDGET_S)
+        worker = self._take(recipe.key, patience=2 * budget + LOAD_BUDGET_S)
         healthy, stage = False, method
         try:
             answer = worker.ask(("call", recipe.key, method, tuple(args)), budget)
@@ -167,6 +173,7 @@ class WorkerPool:
                 stage = "load"
                 answer = worker.ask(("load", recipe.key, recipe.builder, recipe.args), LOAD_BUDGET_S)
                 if answer[0] == "ok":
+                    worker.held.add(recipe.key)
                     stage = method
                     answer = worker.ask(("call", recipe.key, method, tuple(args)), budget)
             healthy = True
@@ -337,7 +344,7 @@ def _limit_memory() -> None:
 
 
 if __name__ == "__main__":
-    os.nice(10)  # untrusted work yields the CPU to the server's own threads (2 cores are shared)
+    os.nice(NICENESS)  # untrusted work yields the CPU to the server's own threads
     _limit_memory()
     # the libraries are imported before "ready": a call's budget is for the call, not for imports
     import regex  # noqa: F401

@@ -22,6 +22,7 @@ import binascii
 import hashlib
 import json
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,6 +84,8 @@ def read_upload(
     sha = hashlib.sha256(data).hexdigest()
     suffix = f":{hashlib.sha256(pattern.encode()).hexdigest()[:8]}" if kind == ".tiktoken" else ""
     key = f"{UPLOAD_PREFIX}{sha[:16]}{suffix}"
+    recipe = Recipe(key, f"{__name__}:untrusted_build", (data, filename, pattern, pattern_name))
+    loaded = _load_in_worker(recipe) if sandboxed else None  # meanwhile: the two builds overlap
     try:  # subtle: building the adapter too: that is where a huge rank once raised MemoryError
         library_object, make, notes = reader(data, name, pattern)
         tokenizer = make(key, f"uploaded {name} · sha256 {sha[:8]}", library_object)
@@ -94,9 +97,8 @@ def read_upload(
         if not (isinstance(exc, Exception) or is_panic(exc)):
             raise
         raise UploadRejected(f"{name} looks like a {kind} file but could not be read ({_short(exc)}).") from None
-    if sandboxed:
-        tokenizer = _in_worker(tokenizer, Recipe(key, f"{__name__}:untrusted_build",
-                                                 (data, filename, pattern, pattern_name)), name)
+    if loaded is not None:
+        tokenizer = _sandboxed(tokenizer, recipe, loaded(), name)
     if kind == ".tiktoken":
         notes = (f"pattern: {pattern_name} (a rank file does not carry its own)", *notes)
     return Upload(key, name, kind, sha, len(data), tokenizer, tuple(notes),
@@ -108,16 +110,33 @@ def untrusted_build(data: bytes, filename: str, pattern: str, pattern_name: str)
     return read_upload(data, filename, pattern=pattern, pattern_name=pattern_name, sandboxed=False).tokenizer
 
 
-def _in_worker(tokenizer: PretrainedTokenizer, recipe: Recipe, name: str) -> SandboxedTokenizer:
-    """``tokenizer`` with its text calls sent to a worker, which builds it now (so the first text is quick)."""
-    sandboxed = SandboxedTokenizer(tokenizer, recipe)
-    try:
-        sandboxed.load()
-        return sandboxed
-    except Refused as exc:  # the worker's own UploadRejected
-        raise UploadRejected(str(exc)) from None
-    except TokenizerFailed as exc:
-        raise UploadRejected(f"{name} could not be read: {exc}.") from None
+def _load_in_worker(recipe: Recipe) -> Callable[[], TokenizerFailed | None]:
+    """Have a worker build the upload, in a thread; the function returned waits for what happened."""
+    outcome: list[TokenizerFailed] = []
+
+    def load() -> None:
+        try:
+            SandboxedTokenizer(None, recipe).load()
+        except TokenizerFailed as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=load, name="upload-load", daemon=True)
+    thread.start()
+
+    def wait() -> TokenizerFailed | None:
+        thread.join()
+        return outcome[0] if outcome else None
+
+    return wait
+
+
+def _sandboxed(tokenizer: PretrainedTokenizer, recipe: Recipe, failure: TokenizerFailed | None, name: str):
+    """``tokenizer`` with its text calls sent to the worker that built it, or the worker's refusal."""
+    if isinstance(failure, Refused):  # the worker's own UploadRejected
+        raise UploadRejected(str(failure))
+    if failure is not None:
+        raise UploadRejected(f"{name} could not be read: {failure}.")
+    return SandboxedTokenizer(tokenizer, recipe)
 
 
 def is_upload_key(key: str) -> bool:
