@@ -219,7 +219,17 @@ def _check_json_ids(document: dict, name: str) -> None:
     added = document.get("added_tokens")
     added = added if isinstance(added, list) else []
     ids += [t["id"] for t in added if isinstance(t, dict) and isinstance(t.get("id"), int)]
+    ids += _ids_in(document.get("post_processor"))  # the ids a template adds ([CLS] …) come out as they are
     check_ids(name, ids, (len(vocab) if isinstance(vocab, dict | list) else 0) + len(added))
+
+
+def _ids_in(component: Any) -> list[int]:
+    """Every integer in a post-processor's settings but its type ids (0 and 1: they are not token ids)."""
+    if isinstance(component, dict):
+        return [i for key, value in component.items() if key != "type_id" for i in _ids_in(value)]
+    if isinstance(component, list):
+        return [i for value in component for i in _ids_in(value)]
+    return [component] if isinstance(component, int) and not isinstance(component, bool) else []
 
 
 def hf_style(document: dict) -> tuple[str, str]:

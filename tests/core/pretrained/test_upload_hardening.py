@@ -97,6 +97,16 @@ def test_honest_gaps_still_load() -> None:
     assert [t.id for t in upload.tokenizer.encode("ab")] == [300]
 
 
+def test_a_post_processor_adding_a_huge_id_is_refused() -> None:
+    template = {"type": "TemplateProcessing",
+                "single": [{"SpecialToken": {"id": "X", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}],
+                "pair": [{"Sequence": {"id": "A", "type_id": 0}}],
+                "special_tokens": {"X": {"id": "X", "ids": [3_000_000_000], "tokens": ["X"]}}}
+    document = json.loads(hf_json())
+    document["post_processor"] = template
+    assert "largest id is 3,000,000,000" in refused(json.dumps(document).encode(), "template.json")
+
+
 # -- item 13: sentences, never tracebacks ------------------------------------------------------------
 
 
