@@ -10,7 +10,8 @@ no tokenizer library, so importing it is cheap.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate
 from types import MappingProxyType
@@ -56,6 +57,21 @@ def is_panic(exc: BaseException) -> bool:
     Subtle: pyo3 creates that class at run time, so it cannot be imported to be caught by name.
     """
     return type(exc).__name__ == "PanicException"
+
+
+@contextmanager
+def library_call() -> Iterator[None]:
+    """Turn a Rust library's panic inside the block into ``TokenizerFailed`` with a sentence.
+
+    Subtle: a panic is a ``BaseException``; uncaught, it passed every ``except Exception`` and the
+    Playground's column silently kept the previous text's tokens.
+    """
+    try:
+        yield
+    except BaseException as exc:
+        if is_panic(exc):
+            raise TokenizerFailed(describe_failure(exc)) from None
+        raise
 
 
 def describe_failure(exc: BaseException) -> str:

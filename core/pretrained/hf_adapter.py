@@ -20,6 +20,7 @@ from core.pretrained.adapter import (
     Outline,
     PretrainedTokenizer,
     changed_clusters,
+    library_call,
     snap_to_clusters,
 )
 from core.textio import without_surrogates
@@ -70,7 +71,7 @@ class HFTokenizer(PretrainedTokenizer):
 
     def _encoding(self, text: str, *, allow_special: bool, add_special_tokens: bool = True):
         text = without_surrogates(text)
-        with self._lock:
+        with self._lock, library_call():
             self._tok.encode_special_tokens = not allow_special
             return self._tok.encode(text, add_special_tokens=add_special_tokens)
 
@@ -168,7 +169,8 @@ class HFTokenizer(PretrainedTokenizer):
 
     def decode(self, ids: Sequence[int]) -> str:
         """The library's decoder; special tokens (the added [CLS]/[SEP] among them) are skipped."""
-        return self._tok.decode(list(ids), skip_special_tokens=True)
+        with library_call():
+            return self._tok.decode(list(ids), skip_special_tokens=True)
 
     def piece(self, id: int) -> str:  # noqa: A002
         return self._tok.id_to_token(id) or ""

@@ -229,6 +229,7 @@ class SandboxedTokenizer:
         self._recipe = recipe
         self._workers = workers
         self._failures: OrderedDict[str, str] = OrderedDict()
+        self._failures_lock = threading.Lock()  # a session's fragments may run at once
 
     def __getattr__(self, name: str) -> Any:
         if name == "_local":  # during copy/unpickle, before __init__
@@ -244,9 +245,10 @@ class SandboxedTokenizer:
         try:
             return self._workers().call(self._recipe, method, args, BASE_BUDGET_S + PER_MB_BUDGET_S * size / 1e6)
         except TokenizerFailed as exc:
-            self._failures[_memo(method, args)] = str(exc)
-            while len(self._failures) > 32:
-                self._failures.popitem(last=False)
+            with self._failures_lock:
+                self._failures[_memo(method, args)] = str(exc)
+                while len(self._failures) > 32:
+                    self._failures.popitem(last=False)
             raise
 
     def encode(self, text: str, *, allow_special: bool = False) -> list[Token]:
@@ -285,6 +287,15 @@ def _build(builder: str, args: tuple[Any, ...]) -> Any:
     return getattr(importlib.import_module(module), function)(*args)
 
 
+def _build_room(held: OrderedDict[str, Any], builder: str, args: tuple[Any, ...]) -> Any:
+    """``_build``; out of memory, the tokenizers held are dropped (they are rebuilt on demand) and it tries again."""
+    try:
+        return _build(builder, args)
+    except MemoryError:
+        held.clear()
+        return _build(builder, args)
+
+
 def _call(tokenizer: Any, method: str, args: tuple[Any, ...]) -> Any:
     from core.packed import PackedTokens
 
@@ -318,7 +329,7 @@ def serve(conn: Connection) -> None:
         try:
             if kind == "load":
                 try:
-                    held[key] = _build(message[2], message[3])
+                    held[key] = _build_room(held, message[2], message[3])
                 except ValueError as exc:  # the builder's own one-line refusal
                     conn.send(("refused", str(exc)))
                     continue

@@ -144,6 +144,13 @@ def test_the_regex_engines_retry_limit_is_a_sentence() -> None:
         upload.tokenizer.encode("a" * 26 + "b")
 
 
+def test_a_panic_is_caught_at_the_adapter_boundary_in_process_too() -> None:
+    split = {"type": "Split", "pattern": {"Regex": "(a+)+$"}, "behavior": "Isolated", "invert": False}
+    local = read_upload(hf_json(pre_tokenizer=split), "retry.json", sandboxed=False).tokenizer
+    with pytest.raises(TokenizerFailed, match="the tokenizer library failed on this text"):
+        local.encode("a" * 26 + "b")
+
+
 # -- item 3: a runaway regex runs in a worker, within a budget ---------------------------------------
 
 
