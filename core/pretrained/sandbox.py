@@ -22,6 +22,7 @@ exits when the server closes its end.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import importlib
 import os
@@ -116,7 +117,8 @@ class _Worker:
     def kill(self) -> None:
         self.process.kill()
         self.process.wait()
-        self.conn.close()
+        with contextlib.suppress(OSError):  # at exit a thread may still be reading from it
+            self.conn.close()
 
 
 class WorkerPool:
@@ -319,7 +321,8 @@ def _call(tokenizer: Any, method: str, args: tuple[Any, ...]) -> Any:
 def serve(conn: Connection) -> None:
     """Answer ``("call", key, method, args)`` and ``("load", key, builder, args)`` until the socket closes."""
     held: OrderedDict[str, Any] = OrderedDict()
-    conn.send(("ready", None))
+    with contextlib.suppress(OSError):  # the server went away before this worker was ready
+        conn.send(("ready", None))
     while True:
         try:
             message = conn.recv()
@@ -344,7 +347,8 @@ def serve(conn: Connection) -> None:
         except BaseException as exc:  # noqa: BLE001 - a library panic is a BaseException; the worker must answer
             if isinstance(exc, KeyboardInterrupt | SystemExit):
                 raise
-            conn.send(("error", describe_failure(exc)))
+            with contextlib.suppress(OSError):
+                conn.send(("error", describe_failure(exc)))
 
 
 def _limit_memory() -> None:
