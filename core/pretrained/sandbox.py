@@ -10,8 +10,8 @@ killed (and a fresh one started at once), and the caller gets ``TokenizerFailed`
 becomes the same kind of sentence. Data look-ups (``piece``, the vocabulary, the special tokens)
 stay in this process, on a copy of the adapter read from the same file.
 
-Workers are warm: at most ``MAX_WORKERS`` of them, each keeping the last ``CACHED_PER_WORKER``
-tokenizers it built, by content digest (``Recipe.key``); the first call for a tokenizer a worker
+Workers are warm (``core.pretrained.sandbox_worker``): at most ``MAX_WORKERS`` of them, each
+keeping the last tokenizers it built, by content digest (``Recipe.key``); the first call for a tokenizer a worker
 does not hold sends it the recipe (the builder's name and the file's bytes) once. A ``Recipe``
 names any builder (``module:function``), so a tokenizer fetched by id from a hub would take this
 same path. Subtle: the worker is started with ``subprocess`` (not ``multiprocessing``, which would
@@ -24,7 +24,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import hashlib
-import importlib
 import os
 import socket
 import subprocess
@@ -37,30 +36,28 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-from core.pretrained.adapter import Outline, TokenizerFailed, describe_failure
+from core.pretrained.adapter import Outline, TokenizerFailed
 from core.types import Token
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_WORKERS = 2
-CACHED_PER_WORKER = 8
 START_BUDGET_S = 60.0  # importing the libraries in a fresh worker (seconds on a loaded machine)
 LOAD_BUDGET_S = 60.0  # building a tokenizer from a file of up to 64 MB
 BASE_BUDGET_S = 5.0  # a text's budget: this, plus PER_MB_BUDGET_S per MB of text
 PER_MB_BUDGET_S = 4.0
-NICENESS = int(os.environ.get("PLAYGROUND_WORKER_NICE", "0"))  # os.nice of a worker
-WORKER_MEMORY_MB = int(os.environ.get("PLAYGROUND_WORKER_MB", "4096"))  # address space of one worker
 _WHAT = {"encode": "encode the text", "outline": "encode the text", "text_ids": "encode the text",
          "count": "encode the text", "decode": "decode the ids", "pipeline": "run its pipeline on the text",
          "load": "load its file"}
 
 
-def budget_for(text: str) -> float:
-    """Seconds an untrusted tokenizer gets for ``text``: ``BASE_BUDGET_S`` plus ``PER_MB_BUDGET_S`` a MB.
+def budget_for(size: int) -> float:
+    """Seconds an untrusted tokenizer gets for a text of ``size`` characters: ``BASE_BUDGET_S`` plus
+    ``PER_MB_BUDGET_S`` a million.
 
-    >>> budget_for("hello")
-    5.0
+    >>> budget_for(1_000_000)
+    9.0
     """
-    return BASE_BUDGET_S + PER_MB_BUDGET_S * len(text) / 1_000_000
+    return BASE_BUDGET_S + PER_MB_BUDGET_S * size / 1_000_000
 
 
 @dataclass(frozen=True)
@@ -95,7 +92,7 @@ class _Worker:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
                "RUST_BACKTRACE": "0"}  # a panic is answered as a sentence; one line of it in the log is enough
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "core.pretrained.sandbox", str(theirs.fileno())], pass_fds=(theirs.fileno(),),
+            [sys.executable, "-m", "core.pretrained.sandbox_worker", str(theirs.fileno())], pass_fds=(theirs.fileno(),),
             cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
         )
         theirs.close()
@@ -245,7 +242,7 @@ class SandboxedTokenizer:
         if self._failures and (known := self._failures.get(_memo(method, args))):
             raise TokenizerFailed(known)
         try:
-            return self._workers().call(self._recipe, method, args, BASE_BUDGET_S + PER_MB_BUDGET_S * size / 1e6)
+            return self._workers().call(self._recipe, method, args, budget_for(size))
         except TokenizerFailed as exc:
             with self._failures_lock:
                 self._failures[_memo(method, args)] = str(exc)
@@ -279,92 +276,3 @@ class SandboxedTokenizer:
 
 def _memo(method: str, args: tuple[Any, ...]) -> str:
     return hashlib.blake2b(repr((method, args)).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-
-
-# -- the worker's side -----------------------------------------------------------------------------
-
-
-def _build(builder: str, args: tuple[Any, ...]) -> Any:
-    module, _, function = builder.partition(":")
-    return getattr(importlib.import_module(module), function)(*args)
-
-
-def _build_room(held: OrderedDict[str, Any], builder: str, args: tuple[Any, ...]) -> Any:
-    """``_build``; out of memory, the tokenizers held are dropped (they are rebuilt on demand) and it tries again."""
-    try:
-        return _build(builder, args)
-    except MemoryError:
-        held.clear()
-        return _build(builder, args)
-
-
-def _call(tokenizer: Any, method: str, args: tuple[Any, ...]) -> Any:
-    from core.packed import PackedTokens
-
-    if method == "encode":
-        text, allow_special = args
-        return PackedTokens(tokenizer.encode(text, allow_special=allow_special))
-    if method in ("outline", "text_ids", "count"):
-        text, allow_special = args
-        return getattr(tokenizer, method)(text, allow_special=allow_special)
-    if method == "decode":
-        return tokenizer.decode(args[0])
-    if method == "pipeline":
-        from core.pretrained import pipeline
-
-        return pipeline.run(tokenizer, args[0])
-    if method == "load":
-        return None
-    raise ValueError(f"unknown method {method!r}")
-
-
-def serve(conn: Connection) -> None:
-    """Answer ``("call", key, method, args)`` and ``("load", key, builder, args)`` until the socket closes."""
-    held: OrderedDict[str, Any] = OrderedDict()
-    with contextlib.suppress(OSError):  # the server went away before this worker was ready
-        conn.send(("ready", None))
-    while True:
-        try:
-            message = conn.recv()
-        except (EOFError, OSError):
-            return
-        kind, key = message[0], message[1]
-        try:
-            if kind == "load":
-                try:
-                    held[key] = _build_room(held, message[2], message[3])
-                except ValueError as exc:  # the builder's own one-line refusal
-                    conn.send(("refused", str(exc)))
-                    continue
-                while len(held) > CACHED_PER_WORKER:
-                    held.popitem(last=False)
-                conn.send(("ok", None))
-            elif key not in held:
-                conn.send(("need", None))
-            else:
-                held.move_to_end(key)
-                conn.send(("ok", _call(held[key], message[2], message[3])))
-        except BaseException as exc:  # noqa: BLE001 - a library panic is a BaseException; the worker must answer
-            if isinstance(exc, KeyboardInterrupt | SystemExit):
-                raise
-            with contextlib.suppress(OSError):
-                conn.send(("error", describe_failure(exc)))
-
-
-def _limit_memory() -> None:
-    import resource
-
-    limit = WORKER_MEMORY_MB * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-
-if __name__ == "__main__":
-    os.nice(NICENESS)  # untrusted work yields the CPU to the server's own threads
-    _limit_memory()
-    # the libraries are imported before "ready": a call's budget is for the call, not for imports
-    import regex  # noqa: F401
-    import sentencepiece  # noqa: F401
-    import tiktoken  # noqa: F401
-    import tokenizers  # noqa: F401
-
-    serve(Connection(int(sys.argv[1])))
