@@ -11,6 +11,10 @@ ties) and returns an ``Upload`` whose ``tokenizer`` behaves exactly like a regis
 - GGUF → rebuilt by ``core.pretrained.gguf_vocab``.
 
 Every failure is an ``UploadRejected`` whose message is one line naming the file and the reason.
+A file whose ids, ranks or special-token counts are out of proportion to its size is refused before
+anything is built (``core.pretrained.upload_limits``), and the tokenizer returned runs every text in
+a worker process with a time budget (``core.pretrained.sandbox``): its file's regular expressions
+cannot stall the server.
 Subtle: the libraries read paths, so a few formats pass through a temporary folder, which is
 removed before ``read_upload`` returns; nothing of the upload stays on disk.
 """
@@ -56,7 +60,7 @@ class Upload:
     kind: str  # one of KINDS
     sha256: str
     size: int
-    tokenizer: PretrainedTokenizer
+    tokenizer: PretrainedTokenizer | SandboxedTokenizer  # sandboxed unless read with sandboxed=False
     notes: tuple[str, ...] = ()  # what was guessed or chosen while reading it ("pattern: cl100k_base")
     pattern_name: str | None = None  # the rank file's chosen pattern
 
