@@ -6,6 +6,7 @@ Every hostile file is built here, in memory or under ``tmp_path``; none is shipp
 from __future__ import annotations
 
 import base64
+import gc
 import json
 import threading
 import time
@@ -169,6 +170,10 @@ def test_a_runaway_regex_is_stopped_within_its_budget_and_blocks_nobody() -> Non
             gaps.append(now - last)
             last = now
 
+    # subtle: a full garbage collection of what earlier tests left alive also stops every thread;
+    # that is not the regex, so it is kept out of the measurement (the server does the same, ui.cache)
+    gc.collect()
+    gc.freeze()
     ticker = threading.Thread(target=tick)
     ticker.start()
     text = ("a" * 22 + "b ") * 20  # 480 characters: about 16 s in the library's regex engine
@@ -182,6 +187,7 @@ def test_a_runaway_regex_is_stopped_within_its_budget_and_blocks_nobody() -> Non
     finally:
         done.set()
         ticker.join()
+        gc.unfreeze()
     assert sandbox.BASE_BUDGET_S <= seconds < sandbox.BASE_BUDGET_S + 2
     assert max(gaps) < 0.5, f"another thread stalled for {max(gaps):.2f} s"
     assert time.perf_counter() - began < seconds + 0.5
