@@ -169,6 +169,7 @@ class WorkerPool:
         try:
             answer = worker.ask(("call", recipe.key, method, tuple(args)), budget)
             if answer[0] == "need":
+                worker.held.discard(recipe.key)  # it made room for others since
                 stage = "load"
                 answer = worker.ask(("load", recipe.key, recipe.builder, recipe.args), LOAD_BUDGET_S)
                 if answer[0] == "ok":
