@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.pretrained.adapter import TokenizerFailed
 from ui import cache, columns, links, nav, state, tables, uploads, widgets
 
 nav.page_setup("Playground")
@@ -78,12 +79,16 @@ for key, column in widgets.grid(keys, per_row or 2):
             widgets.unavailable_card(tokenizer, retry_key=f"pg_retry_{key}")
             continue
         # each column is drawn as soon as its own tokens are ready: the first shows while the rest encode
-        with st.spinner(f"Tokenizing with {tokenizer.name} …"):
-            analyses[key] = uploads.analyze(key, text, allow_special)
-        columns.column(
-            key, tokenizer, analyses[key], text, allow_special=allow_special,
-            show_whitespace=show_whitespace, raw_pieces=raw_pieces, per_row=per_row or 2,
-        )
+        try:
+            with st.spinner(f"Tokenizing with {tokenizer.name} …"):
+                analyses[key] = uploads.analyze(key, text, allow_special)
+            columns.column(
+                key, tokenizer, analyses[key], text, allow_special=allow_special,
+                show_whitespace=show_whitespace, raw_pieces=raw_pieces, per_row=per_row or 2,
+            )
+        except TokenizerFailed as exc:  # an uploaded tokenizer that overran its time budget, or crashed
+            analyses.pop(key, None)
+            widgets.failed_card(tokenizer.name, str(exc))
 
 st.subheader("Counts")
 tables.counts_table({loaded[key].name: analysis.counts for key, analysis in analyses.items()})

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import nav, state
+from core.pretrained.adapter import TokenizerFailed
+from ui import nav, state, widgets
 from ui.tax import link as tax_link
 from ui.tax import sections as tax_sections
 from ui.tax import views as tax_views
@@ -40,7 +41,12 @@ tokenizers = tax_views.loaded_tokenizers(choice.tokenizers)
 if not tokenizers:
     st.warning("None of the chosen tokenizers can be loaded here; pick others in the sidebar.")
     st.stop()
-table = tax_views.measure(choice, tokenizers)
+try:
+    table = tax_views.measure(choice, tokenizers)
+except TokenizerFailed as exc:  # an uploaded tokenizer that overran its time budget, or crashed
+    st.error(widgets.md_escape(widgets.sentence(f"{exc}; remove it from the tokenizers to see the others")),
+             icon=":material/error:")
+    st.stop()
 base_name = choice.corpus.language(choice.base).name
 
 tokenizer = tax_views.chart_tokenizer(table)

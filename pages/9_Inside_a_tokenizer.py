@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from core.pretrained.adapter import TokenizerFailed
 from ui import cache, inside, links, nav, state, uploads, widgets
 
 nav.page_setup("Inside a tokenizer")
@@ -53,8 +54,12 @@ if view == "pipeline":
     if not text:
         st.info("Type some text above to follow it through the pipeline.")
         st.stop()
-    with st.spinner("Running the pipeline …"):
-        result = inside.pipeline_for(key, tokenizer, text)
+    try:
+        with st.spinner("Running the pipeline …"):
+            result = inside.pipeline_for(key, tokenizer, text)
+    except TokenizerFailed as exc:  # an uploaded tokenizer that overran its time budget, or crashed
+        st.error(widgets.md_escape(widgets.sentence(str(exc))), icon=":material/error:")
+        st.stop()
     inside.draw_pipeline(result, tokenizer, show_whitespace=show_whitespace)
 else:
     inside.draw_facts(key, tokenizer)

@@ -236,7 +236,8 @@ def draw_facts(key: str, tokenizer: Any) -> None:
         for note in upload.notes:
             st.caption(md_escape(note))
     st.caption(md_escape(f"source: {tokenizer.source}"))
-    st.table(settings_frame(facts).set_index("stage"))  # a table wraps the long pre-tokenizer lines
+    # a table wraps the long pre-tokenizer lines; it renders its cells as Markdown, and they hold the file's strings
+    st.table(settings_frame(facts).set_index("stage").map(md_escape))
     if facts.patterns:
         st.caption("The pre-tokenizer's regular expression" + ("s, in order" if len(facts.patterns) > 1 else ""))
     for pattern in facts.patterns:
@@ -292,12 +293,12 @@ def draw_pipeline(result: pipeline.Pipeline, tokenizer: Any, *, show_whitespace:
 
     if result.truncated:
         st.caption(f"The pipeline shows the first {pipeline.MAX_PIPELINE_CHARS:,} characters.")
-    st.markdown(f"##### 1 · Normalizer — {result.normalizer}")
+    st.markdown(f"##### 1 · Normalizer — {md_escape(result.normalizer)}")  # the file's strings, kept text
     changed = [(j1, j2) for _, _, j1, j2 in result.changes]
     st.html(highlight_html(result.normalized, changed, show_whitespace=show_whitespace))
     if result.changes:
         st.caption(f"{len(result.changes):,} place{'s' if len(result.changes) != 1 else ''} changed (marked).")
-    st.markdown(f"##### 2 · Pre-tokenizer — {result.pre_tokenizer}")
+    st.markdown(f"##### 2 · Pre-tokenizer — {md_escape(result.pre_tokenizer)}")
     if result.pre_tokens:
         spans = pre_token_spans(result.normalized, result.pre_tokens)
         st.html(render_spans(result.normalized, spans, show_whitespace=show_whitespace,
@@ -310,7 +311,7 @@ def draw_pipeline(result: pipeline.Pipeline, tokenizer: Any, *, show_whitespace:
                                    "text": [result.text[t.start:t.end] for t in result.tokens]}),
                      width="stretch", height=260)
     added = ", ".join(t.bytes.decode("utf-8", "replace") for t in result.added)
-    st.markdown(f"##### 4 · Post-processor — {'adds ' + added if added else 'adds nothing'}")
+    st.markdown(f"##### 4 · Post-processor — {md_escape('adds ' + added) if added else 'adds nothing'}")
     if result.added:
         st.html(render_spans(result.text, result.encoded, show_whitespace=show_whitespace, piece=tokenizer.piece))
     st.markdown("##### 5 · Decoder — the ids back to text")

@@ -14,6 +14,7 @@ import streamlit as st
 from pandas.io.formats.style import Styler
 
 from core.metrics import TextCounts
+from ui.widgets import md_escape
 
 
 @dataclass(frozen=True)
@@ -89,4 +90,5 @@ def counts_table(columns: Mapping[str, TextCounts]) -> None:
     """Draw the counts table for ``columns`` (tokenizer name → counts)."""
     if not columns:
         return
-    st.table(counts_styler(counts_frame(columns)))
+    # st.table renders headers as Markdown, and an uploaded tokenizer's name is its file's name
+    st.table(counts_styler(counts_frame({md_escape(name): counts for name, counts in columns.items()})))

@@ -172,6 +172,12 @@ def grid(items: Sequence[Any], per_row: int) -> Iterator[tuple[Any, Any]]:
         yield from zip(row, columns, strict=False)
 
 
+def failed_card(name: str, reason: str) -> None:
+    """A column whose tokenizer failed on this text: its name and the sentence saying why."""
+    st.markdown(f"#### {md_escape(name)}")
+    st.error(md_escape(sentence(reason)), icon=":material/error:")
+
+
 def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str, *, key: str) -> None:
     """One tokenizer's column: name, what it is, its token count, a lossy flag, and the spans.
 
@@ -233,7 +239,8 @@ def ids_view(analyses: Mapping[str, Analysis], *, key_prefix: str) -> None:
     """
     if not analyses:
         return
-    tabs = st.tabs(list(analyses), key=f"{key_prefix}ids_tab", on_change="rerun")
+    # tab labels are Markdown, and an uploaded tokenizer's name is its file's name: escaped, it stays text
+    tabs = st.tabs([md_escape(name) for name in analyses], key=f"{key_prefix}ids_tab", on_change="rerun")
     for analysis, tab in zip(analyses.values(), tabs, strict=True):
         if not tab.open:
             continue

@@ -10,7 +10,8 @@ no tokenizer library, so importing it is cheap.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from itertools import accumulate
 from types import MappingProxyType
@@ -44,6 +45,47 @@ class TokenizerUnavailable(Exception):
         super().__init__(f"{key}: {reason}")
         self.key = key
         self.reason = reason
+
+
+class TokenizerFailed(ValueError):
+    """A tokenizer (an uploaded one, run in a worker) could not handle a text; the message is one sentence."""
+
+
+def is_panic(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Rust library's panic (``pyo3_runtime.PanicException``, a ``BaseException``).
+
+    Subtle: pyo3 creates that class at run time, so it cannot be imported to be caught by name.
+    """
+    return type(exc).__name__ == "PanicException"
+
+
+@contextmanager
+def library_call() -> Iterator[None]:
+    """Turn a Rust library's panic inside the block into ``TokenizerFailed`` with a sentence.
+
+    Subtle: a panic is a ``BaseException``; uncaught, it passed every ``except Exception`` and the
+    Playground's column silently kept the previous text's tokens.
+    """
+    try:
+        yield
+    except BaseException as exc:
+        if is_panic(exc):
+            raise TokenizerFailed(describe_failure(exc)) from None
+        raise
+
+
+def describe_failure(exc: BaseException) -> str:
+    """One sentence (lower case, as messages are) for what a tokenizer library raised on a text.
+
+    >>> describe_failure(MemoryError())
+    'the tokenizer ran out of memory on this text'
+    """
+    if isinstance(exc, MemoryError):
+        return "the tokenizer ran out of memory on this text"
+    detail = " ".join(str(exc).split())[:160] or type(exc).__name__
+    if is_panic(exc):
+        return f"the tokenizer library failed on this text ({detail}); its file is probably malformed"
+    return f"the tokenizer failed on this text ({type(exc).__name__}: {detail})"
 
 
 class Outline(NamedTuple):

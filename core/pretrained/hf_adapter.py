@@ -20,6 +20,7 @@ from core.pretrained.adapter import (
     Outline,
     PretrainedTokenizer,
     changed_clusters,
+    library_call,
     snap_to_clusters,
 )
 from core.textio import without_surrogates
@@ -70,7 +71,7 @@ class HFTokenizer(PretrainedTokenizer):
 
     def _encoding(self, text: str, *, allow_special: bool, add_special_tokens: bool = True):
         text = without_surrogates(text)
-        with self._lock:
+        with self._lock, library_call():
             self._tok.encode_special_tokens = not allow_special
             return self._tok.encode(text, add_special_tokens=add_special_tokens)
 
@@ -182,7 +183,8 @@ class HFTokenizer(PretrainedTokenizer):
         switch on, or XLM-R's "<s>" piece): skipping it would drop what the user typed and call
         a lossless tokenizer (DeepSeek V4) lossy.
         """
-        return self._tok.decode(list(ids), skip_special_tokens=False)
+        with library_call():
+            return self._tok.decode(list(ids), skip_special_tokens=False)
 
     def piece(self, id: int) -> str:  # noqa: A002
         return self._tok.id_to_token(id) or ""

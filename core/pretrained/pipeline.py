@@ -50,7 +50,13 @@ class Pipeline:
 
 
 def run(tokenizer: Any, text: str) -> Pipeline:
-    """Every stage of ``text`` through ``tokenizer`` (a registry, uploaded or trained tokenizer)."""
+    """Every stage of ``text`` through ``tokenizer`` (a registry, uploaded or trained tokenizer).
+
+    An uploaded tokenizer's stages run in its worker process (``core.pretrained.sandbox``): its
+    normalizer and pre-tokenizer hold the file's regular expressions.
+    """
+    if hasattr(type(tokenizer), "run_pipeline"):  # a core.pretrained.sandbox.SandboxedTokenizer
+        return tokenizer.run_pipeline(text)
     truncated = len(text) > MAX_PIPELINE_CHARS
     if truncated:
         text = text[:MAX_PIPELINE_CHARS]

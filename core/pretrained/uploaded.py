@@ -11,6 +11,10 @@ ties) and returns an ``Upload`` whose ``tokenizer`` behaves exactly like a regis
 - GGUF → rebuilt by ``core.pretrained.gguf_vocab``.
 
 Every failure is an ``UploadRejected`` whose message is one line naming the file and the reason.
+A file whose ids, ranks or special-token counts are out of proportion to its size is refused before
+anything is built (``core.pretrained.upload_limits``), and the tokenizer returned runs every text in
+a worker process with a time budget (``core.pretrained.sandbox``): its file's regular expressions
+cannot stall the server.
 Subtle: the libraries read paths, so a few formats pass through a temporary folder, which is
 removed before ``read_upload`` returns; nothing of the upload stays on disk.
 """
@@ -22,13 +26,16 @@ import binascii
 import hashlib
 import json
 import tempfile
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from core.patterns import CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN
-from core.pretrained.adapter import PretrainedSpec, PretrainedTokenizer
+from core.pretrained.adapter import PretrainedSpec, PretrainedTokenizer, TokenizerFailed, is_panic
+from core.pretrained.sandbox import Recipe, Refused, SandboxedTokenizer
+from core.pretrained.upload_limits import LimitExceeded, check_ids, check_special_count
 
 MAX_TOKENIZER_BYTES = 64 * 1024 * 1024  # Gemma 3's tokenizer.json is 33 MB; a GGUF model is gigabytes
 KINDS = ("tokenizer.json", ".tiktoken", "SentencePiece .model", "vocab.txt", "GGUF")
@@ -53,18 +60,21 @@ class Upload:
     kind: str  # one of KINDS
     sha256: str
     size: int
-    tokenizer: PretrainedTokenizer
+    tokenizer: PretrainedTokenizer | SandboxedTokenizer  # sandboxed unless read with sandboxed=False
     notes: tuple[str, ...] = ()  # what was guessed or chosen while reading it ("pattern: cl100k_base")
     pattern_name: str | None = None  # the rank file's chosen pattern
 
 
 def read_upload(
     data: bytes, filename: str, *, pattern: str = GPT2_PATTERN, pattern_name: str = "GPT-2",
-    max_bytes: int = MAX_TOKENIZER_BYTES,
+    max_bytes: int = MAX_TOKENIZER_BYTES, sandboxed: bool = True,
 ) -> Upload:
     """Recognise ``data`` and wrap it; ``UploadRejected`` with a one-line reason otherwise.
 
-    ``pattern`` is used only for a rank file (.tiktoken), which does not carry its own.
+    ``pattern`` is used only for a rank file (.tiktoken), which does not carry its own. The file's
+    numbers are checked against its size first (``core.pretrained.upload_limits``). With
+    ``sandboxed`` (the default) the tokenizer is a ``SandboxedTokenizer``: a worker process builds
+    it too and runs every text through it; ``sandboxed=False`` is what that worker itself builds.
     """
     name = filename or "the file"
     if not data:
@@ -76,20 +86,61 @@ def read_upload(
         )
     kind, reader = _recognise(data, name)
     sha = hashlib.sha256(data).hexdigest()
-    try:
-        built = reader(data, name, pattern)
-    except UploadRejected:
-        raise
-    except Exception as exc:  # the libraries raise bare Exception, RuntimeError, OSError … on bad files
-        raise UploadRejected(f"{name} looks like a {kind} file but could not be read ({_short(exc)}).") from None
-    library_object, make, notes = built
     suffix = f":{hashlib.sha256(pattern.encode()).hexdigest()[:8]}" if kind == ".tiktoken" else ""
     key = f"{UPLOAD_PREFIX}{sha[:16]}{suffix}"
-    tokenizer = make(key, f"uploaded {name} · sha256 {sha[:8]}", library_object)
+    recipe = Recipe(key, f"{__name__}:untrusted_build", (data, filename, pattern, pattern_name))
+    loaded = _load_in_worker(recipe) if sandboxed else None  # meanwhile: the two builds overlap
+    try:  # subtle: building the adapter too: that is where a huge rank once raised MemoryError
+        library_object, make, notes = reader(data, name, pattern)
+        tokenizer = make(key, f"uploaded {name} · sha256 {sha[:8]}", library_object)
+    except UploadRejected:
+        raise
+    except LimitExceeded as exc:
+        raise UploadRejected(str(exc)) from None
+    except BaseException as exc:  # the libraries raise bare Exception, RuntimeError, OSError, panics … on bad files
+        if not (isinstance(exc, Exception) or is_panic(exc)):
+            raise
+        raise UploadRejected(f"{name} looks like a {kind} file but could not be read ({_short(exc)}).") from None
+    if loaded is not None:
+        tokenizer = _sandboxed(tokenizer, recipe, loaded(), name)
     if kind == ".tiktoken":
         notes = (f"pattern: {pattern_name} (a rank file does not carry its own)", *notes)
     return Upload(key, name, kind, sha, len(data), tokenizer, tuple(notes),
                   pattern_name if kind == ".tiktoken" else None)
+
+
+def untrusted_build(data: bytes, filename: str, pattern: str, pattern_name: str) -> PretrainedTokenizer:
+    """The adapter of an upload, as a worker process builds it (``core.pretrained.sandbox``)."""
+    return read_upload(data, filename, pattern=pattern, pattern_name=pattern_name, sandboxed=False).tokenizer
+
+
+def _load_in_worker(recipe: Recipe) -> Callable[[], TokenizerFailed | None]:
+    """Have a worker build the upload, in a thread; the function returned waits for what happened."""
+    outcome: list[TokenizerFailed] = []
+
+    def load() -> None:
+        try:
+            SandboxedTokenizer(None, recipe).load()
+        except TokenizerFailed as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=load, name="upload-load", daemon=True)
+    thread.start()
+
+    def wait() -> TokenizerFailed | None:
+        thread.join()
+        return outcome[0] if outcome else None
+
+    return wait
+
+
+def _sandboxed(tokenizer: PretrainedTokenizer, recipe: Recipe, failure: TokenizerFailed | None, name: str):
+    """``tokenizer`` with its text calls sent to the worker that built it, or the worker's refusal."""
+    if isinstance(failure, Refused):  # the worker's own UploadRejected
+        raise UploadRejected(str(failure))
+    if failure is not None:
+        raise UploadRejected(f"{name} could not be read: {failure}.")
+    return SandboxedTokenizer(tokenizer, recipe)
 
 
 def is_upload_key(key: str) -> bool:
@@ -156,12 +207,33 @@ def _read_json(data: bytes, name: str, pattern: str):
             f"{name} is JSON but not a tokenizer: a Hugging Face tokenizer.json has a 'model' with a vocabulary "
             f"(this one has: {keys or 'nothing'})."
         )
+    _check_json_ids(document, name)
     from tokenizers import Tokenizer
 
     tokenizer = Tokenizer.from_str(data.decode("utf-8"))
     style, algorithm = hf_style(document)
     lossless = style == "bytelevel" and not _normalizes(document.get("normalizer"))
     return tokenizer, _hf_maker(name, style, algorithm, lossless), ()
+
+
+def _check_json_ids(document: dict, name: str) -> None:
+    """The vocabulary's and the added tokens' ids, in proportion to how many tokens there are."""
+    vocab = document["model"].get("vocab")
+    ids = [i for i in vocab.values() if isinstance(i, int)] if isinstance(vocab, dict) else []
+    added = document.get("added_tokens")
+    added = added if isinstance(added, list) else []
+    ids += [t["id"] for t in added if isinstance(t, dict) and isinstance(t.get("id"), int)]
+    ids += _ids_in(document.get("post_processor"))  # the ids a template adds ([CLS] …) come out as they are
+    check_ids(name, ids, (len(vocab) if isinstance(vocab, dict | list) else 0) + len(added))
+
+
+def _ids_in(component: Any) -> list[int]:
+    """Every integer in a post-processor's settings but its type ids (0 and 1: they are not token ids)."""
+    if isinstance(component, dict):
+        return [i for key, value in component.items() if key != "type_id" for i in _ids_in(value)]
+    if isinstance(component, list):
+        return [i for value in component for i in _ids_in(value)]
+    return [component] if isinstance(component, int) and not isinstance(component, bool) else []
 
 
 def hf_style(document: dict) -> tuple[str, str]:
@@ -220,6 +292,8 @@ def _tekken(document: dict, name: str):
         pattern = str(config["pattern"])
     except (KeyError, TypeError, ValueError, binascii.Error) as exc:
         raise UploadRejected(f"{name} looks like a Tekken file but misses {_short(exc)}.") from None
+    check_special_count(name, n_special)
+    check_ids(name, ranks.values(), len(ranks), what="rank")
 
     def make(key: str, source: str, _: Any) -> PretrainedTokenizer:
         from core.pretrained.tiktoken_adapter import TiktokenTokenizer
@@ -243,6 +317,7 @@ def _read_ranks(data: bytes, name: str, pattern: str):
             ranks[base64.b64decode(parts[0], validate=True)] = int(parts[1])
         except (binascii.Error, ValueError):
             raise UploadRejected(f"{name}: line {number:,} has a token that is not base64.") from None
+    check_ids(name, ranks.values(), len(ranks), what="rank")
     if len(set(ranks.values())) != len(ranks):
         raise UploadRejected(f"{name} gives two tokens the same rank.")
     missing = [b for b in range(256) if bytes([b]) not in ranks]

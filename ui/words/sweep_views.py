@@ -14,6 +14,7 @@ import streamlit as st
 
 from core import compression
 from core.patterns import NAMED_PATTERNS
+from core.pretrained.adapter import TokenizerFailed
 from ui import cache as shared_cache
 from ui import state, uploads, widgets
 from ui.words import cache
@@ -112,7 +113,10 @@ def measure(data: CorpusData, settings: SweepSettings, keys: Sequence[str]) -> M
     points, missing = [], []
     names = uploads.names()
     for key in keys:
-        found = cache.tokenizer_point(data, key, names.get(key, key))
+        try:
+            found = cache.tokenizer_point(data, key, names.get(key, key))
+        except TokenizerFailed as exc:  # an uploaded tokenizer that overran its time budget, or crashed
+            found = shared_cache.Unavailable(key, names.get(key, key), str(exc))
         (missing if isinstance(found, shared_cache.Unavailable) else points).append(found)
     ceiling = compression.pretoken_ceiling(data.heldout, settings.pattern)
     return Measured(settings, "", bpe_sweep, tuple(curves), tuple(notes), tuple(points), tuple(missing), ceiling)
