@@ -122,18 +122,24 @@ class HFTokenizer(PretrainedTokenizer):
 
         Subtle: a character deleted alone may be kept in context. XLM-R's normalizer strips
         trailing whitespace, so NEL (U+0085) alone is deleted but "\x85hello" keeps it, and NBSP
-        before a combining mark becomes a space the mark follows. So the lead stops at whitespace,
-        and counts only if the text without it normalizes to the same string (the model then reads
-        the same, and gives the same ids); else it is 0 and the whole text is encoded as it is.
+        before a combining mark becomes a space the mark follows. A lead counts only if the text
+        without it normalizes to the same string (the model then reads the same, and gives the same
+        ids). The whole run of such characters is tried first, then the part before its first
+        whitespace character (Python calls U+001C..U+001F whitespace, and they are deleted in
+        context too), else 0 and the whole text is encoded as it is: at most three normalizations.
         """
         normalizer = self._tok.normalizer
-        lead = 0
-        while normalizer is not None and lead < len(text) and not text[lead].isprintable() \
-                and not text[lead].isspace() and normalizer.normalize_str(text[lead]) == "":
-            lead += 1
-        if lead and normalizer.normalize_str(text[lead:]) != normalizer.normalize_str(text):
+        if normalizer is None:
             return 0
-        return lead
+        lead = 0
+        while lead < len(text) and not text[lead].isprintable() and normalizer.normalize_str(text[lead]) == "":
+            lead += 1
+        before_space = next((i for i in range(lead) if text[i].isspace()), lead)
+        whole = normalizer.normalize_str(text) if lead else ""
+        for candidate in dict.fromkeys((lead, before_space)):
+            if candidate and normalizer.normalize_str(text[candidate:]) == whole:
+                return candidate
+        return 0
 
     def _kind(self, i: int, string: str, was_added: int) -> str:
         """The kind of the token with id ``i`` and vocabulary string ``string`` in an encoding."""
