@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import json
 import tempfile
@@ -60,11 +61,12 @@ class Upload:
 
 def read_upload(
     data: bytes, filename: str, *, pattern: str = GPT2_PATTERN, pattern_name: str = "GPT-2",
-    max_bytes: int = MAX_TOKENIZER_BYTES,
+    max_bytes: int = MAX_TOKENIZER_BYTES, progress: Callable[[float, str], None] | None = None,
 ) -> Upload:
     """Recognise ``data`` and wrap it; ``UploadRejected`` with a one-line reason otherwise.
 
-    ``pattern`` is used only for a rank file (.tiktoken), which does not carry its own.
+    ``pattern`` is used only for a rank file (.tiktoken), which does not carry its own;
+    ``progress(fraction, message)`` follows the reading of a GGUF file.
     """
     name = filename or "the file"
     if not data:
@@ -75,6 +77,8 @@ def read_upload(
             "(for a GGUF model, upload its vocabulary-only file: llama.cpp's ggml-vocab-*.gguf)."
         )
     kind, reader = _recognise(data, name)
+    if kind == "GGUF" and progress is not None:
+        reader = functools.partial(_read_gguf, progress=progress)
     sha = hashlib.sha256(data).hexdigest()
     try:
         built = reader(data, name, pattern)
@@ -329,17 +333,14 @@ def _read_vocab_txt(data: bytes, name: str, pattern: str):
     return tokenizer, _hf_maker(name, "wordpiece", "WordPiece", False), (note,)
 
 
-def _read_gguf(data: bytes, name: str, pattern: str):
+def _read_gguf(data: bytes, name: str, pattern: str, progress: Callable[[float, str], None] | None = None):
     from core.pretrained import gguf_vocab
 
-    with tempfile.TemporaryDirectory(prefix="playground-upload-") as folder:
-        path = Path(folder) / "vocab.gguf"
-        path.write_bytes(data)
-        try:
-            vocab = gguf_vocab.read_vocab(path)
-            built = gguf_vocab.build(vocab)
-        except gguf_vocab.GGUFVocabError as exc:
-            raise UploadRejected(f"{name}: {exc}.") from None
+    try:
+        vocab = gguf_vocab.read_vocab(data, progress=progress)
+        built = gguf_vocab.build(vocab)
+    except gguf_vocab.GGUFVocabError as exc:
+        raise UploadRejected(f"{name}: {exc}.") from None
     notes = (f"GGUF vocabulary '{vocab.model}'" + (f" of {vocab.name}" if vocab.name else ""), *built.notes)
     if built.library == "sentencepiece":
         from sentencepiece import sentencepiece_model_pb2 as pb
