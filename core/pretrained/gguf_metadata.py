@@ -66,7 +66,7 @@ class _Cursor:
         count = self.uint(8, f"the count of {what}")
         if count * min_item > self.end - self.pos:
             raise GGUFFormatError(
-                f"{what} claims {count:,} items, but only {self.end - self.pos:,} bytes are left for them"
+                f"the file claims {count:,} {what}, but only {self.end - self.pos:,} bytes are left for them"
             )
         return count
 
@@ -104,7 +104,7 @@ def read_metadata(
     if version not in VERSIONS:
         raise GGUFFormatError(f"it is GGUF version {version}; versions {' and '.join(map(str, VERSIONS))} are read")
     cursor.uint(8, "the tensor count")
-    kv_count = cursor.count(13, "the key/value pairs")  # key length 8 + type 4 + a value of at least 1 byte
+    kv_count = cursor.count(13, "key/value pairs")  # key length 8 + type 4 + a value of at least 1 byte
     found: dict[str, Any] = {}
     seen: set[str] = set()
     for _ in range(kv_count):
@@ -149,7 +149,7 @@ def _array(cursor: _Cursor, key: str, keep: bool) -> Any:
     if item not in NUMERIC:
         raise GGUFFormatError(f"{key} is an array of type {item}, which GGUF does not define (0 to 12)")
     size = int(NUMERIC[item][1:])
-    count = cursor.count(size, key)
+    count = cursor.count(size, f"items in {key}")
     start = cursor.pos
     cursor.pos += count * size
     if not keep:
@@ -165,7 +165,7 @@ def _strings(cursor: _Cursor, key: str, keep: bool) -> list[str] | None:
     the next ``unpack_from`` fail (slicing past the end copies nothing), and the end is checked once
     after each block of strings, so a wrong length is refused before the block ends.
     """
-    count = cursor.count(8, key)
+    count = cursor.count(8, f"items in {key}")
     data, pos, unpack = cursor.data, cursor.pos, cursor.u64.unpack_from
     raw: list[bytes] = []
     append = raw.append
