@@ -76,7 +76,7 @@ def test_only_the_wanted_keys_are_kept_and_progress_is_reported(tmp_path: Path) 
                           progress=lambda fraction, message: reports.append((fraction, message)))
     assert all(key.startswith("tokenizer.") for key in found) and len(found["tokenizer.ggml.tokens"]) == 40_001
     fractions = [fraction for fraction, _ in reports]
-    assert fractions == sorted(fractions) and 0 < fractions[0] and fractions[-1] <= 1
+    assert fractions == sorted(fractions) and fractions[0] > 0 and fractions[-1] <= 1
     assert any("tokenizer.ggml.tokens: 16,384 of 40,001" in message for _, message in reports)
 
 

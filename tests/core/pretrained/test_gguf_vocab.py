@@ -116,14 +116,15 @@ def test_without_unknown_token_id_the_default_unknown_piece_is_used() -> None:
 # -- byte-level pre-tokenizers (item 20) -------------------------------------------------------------
 
 # Every name src/llama-vocab.cpp maps in llama_vocab::impl::load (ggml-org/llama.cpp, 2026).
-LLAMA_CPP_NAMES = """default minicpm5 llama3 llama-v3 llama-bpe falcon3 falcon-h1 pixtral midm-2.0 lfm2 jina-v5-nano
+_NAMES = """default minicpm5 llama3 llama-v3 llama-bpe falcon3 falcon-h1 pixtral midm-2.0 lfm2 jina-v5-nano
 deepseek-llm deepseek-coder deepseek-v3 spark2_5 youtu falcon mpt starcoder gpt-2 phi-2 jina-es jina-de gigachat
 jina-v2-es jina-v2-de a.x-4.0 mellum modern-bert jais-2 gemma4 granite-embed-multi-311m sarvam-moe jina-v1-en
 jina-v2-code roberta-bpe whitespace refact command-r qwen2 deepseek-r1-qwen kormo f2llmv2 qwen35 stablelm2 olmo dbrx
 smaug-bpe poro-chat glm4 chatglm-bpe viking jais tekken smollm codeshell bloom gpt3-finnish exaone exaone4 exaone-moe
 chameleon minerva-7b megrez gpt-4o llama4 kanana2 talkie granite-embed-multi-97m tiny_aya cohere2moe superbpe trillion
 granite-docling bailingmoe bailingmoe2 llada-moe seed-coder hunyuan hunyuan-dense hy_v4 joyai-llm kimi-k2 ufakzeka
-grok-2 afmoe laguna minimax-m2 solar-open mellum2""".split()
+grok-2 afmoe laguna minimax-m2 solar-open mellum2"""
+LLAMA_CPP_NAMES = tuple(_NAMES.split())
 
 
 def test_every_pre_tokenizer_name_of_llama_cpp_has_its_patterns() -> None:
