@@ -33,6 +33,9 @@ ARRAY, STRING, BOOL = 9, 8, 7
 NUMERIC: dict[int, str] = {0: "u1", 1: "i1", 2: "u2", 3: "i2", 4: "u4", 5: "i4", 6: "f4", 7: "u1", 10: "u8",
                            11: "i8", 12: "f8"}
 PROGRESS_EVERY = 16_384  # strings between two progress reports
+# Strings in one array at most: the largest vocabularies hold about 260,000 tokens (Gemma 3), and each
+# string read costs about 100 bytes of Python objects, so this bounds a reading near 100 MB per array.
+MAX_STRINGS = 1_000_000
 
 Progress = Callable[[float, str], None]
 
@@ -113,15 +116,16 @@ def read_metadata(
             key = raw_key.decode("utf-8")
         except UnicodeDecodeError:
             raise GGUFFormatError(f"the key at offset {cursor.pos - len(raw_key):,} is not UTF-8") from None
+        shown = _shown(key)
         if key in seen:
-            raise GGUFFormatError(f"the key {key[:80]!r} appears twice")
+            raise GGUFFormatError(f"the key {shown} appears twice")
         seen.add(key)
-        kind = cursor.uint(4, f"the type of {key[:80]}")
+        kind = cursor.uint(4, f"the type of {shown}")
         keep = wanted is None or wanted(key)
-        value = _value(cursor, kind, key[:80], keep)
+        value = _value(cursor, kind, shown, keep)
         if keep:
             found[key] = value
-        cursor.report(f"read {key[:80]}")
+        cursor.report(f"read {shown}")
     return found
 
 
@@ -166,6 +170,9 @@ def _strings(cursor: _Cursor, key: str, keep: bool) -> list[str] | None:
     after each block of strings, so a wrong length is refused before the block ends.
     """
     count = cursor.count(8, f"items in {key}")
+    if count > MAX_STRINGS:
+        raise GGUFFormatError(f"{key} holds {count:,} strings; up to {MAX_STRINGS:,} are read (the largest "
+                              "vocabularies hold about 260,000 tokens)")
     data, pos, unpack = cursor.data, cursor.pos, cursor.u64.unpack_from
     raw: list[bytes] = []
     append = raw.append
@@ -191,6 +198,11 @@ def _decode_all(raw: list[bytes], key: str) -> list[str]:
     except UnicodeDecodeError:
         bad = next(i for i, item in enumerate(raw) if not _is_utf8(item))
         raise GGUFFormatError(f"item {bad:,} of {key} is not UTF-8") from None
+
+
+def _shown(key: str) -> str:
+    """A key as messages show it: 80 characters at most, control characters escaped (one line)."""
+    return key[:80].encode("unicode_escape").decode("ascii")
 
 
 def _decode(raw: bytes, key: str) -> str:

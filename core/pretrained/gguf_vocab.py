@@ -169,7 +169,7 @@ def build(vocab: GGUFVocab) -> Built:
     }
     if vocab.model not in builders:
         raise GGUFVocabError(
-            f"its vocabulary type is '{vocab.model}'; this playground reads {', '.join(KINDS)}"
+            f"its vocabulary type is {vocab.model[:40]!r}; this playground reads {', '.join(KINDS)}"
         )
     return builders[vocab.model](vocab)
 
@@ -219,7 +219,7 @@ def _pre_note(name: str | None, pre: PreTokenizer) -> str:
     if not name:
         return "no pre-tokenizer named (tokenizer.ggml.pre): llama.cpp's default patterns, as llama.cpp uses"
     if name not in PRE_TOKENIZERS:
-        return (f"pre-tokenizer '{name}' is not one llama.cpp defines: GPT-2's pattern is used instead, so counts "
+        return (f"pre-tokenizer {name[:40]!r} is not one llama.cpp defines: GPT-2's pattern is used instead, so counts "
                 "may differ from llama.cpp's")
     steps = f" ({len(pre.patterns)} patterns in turn)" if len(pre.patterns) > 1 else ""
     return f"pre-tokenizer '{name}': {pre.label}'s pattern{steps}, as llama.cpp uses"

@@ -130,8 +130,11 @@ HOSTILE = {
     "nested arrays": (header(1) + key(TOKENS, ARRAY) + array_of(ARRAY, 2) + array_of(STRING, 1) + string(b"a")
                       + array_of(STRING, 0), "array of arrays"),
     "a duplicated key": (header(2) + (key("general.name", STRING) + string(b"x")) * 2, "appears twice"),
+    "a key with a line break": (header(1) + key("bad\nkey", 13) + bytes(16), "bad\\nkey has value type 13"),
     "a token that is not UTF-8": (header(1) + key(TOKENS, ARRAY) + array_of(STRING, 2) + string(b"ok")
                                   + string(b"\xff\xfe"), "item 1 of tokenizer.ggml.tokens is not UTF-8"),
+    "two million empty strings": (header(1) + key(TOKENS, ARRAY) + array_of(STRING, 2_000_000) + bytes(16_000_000),
+                                  "holds 2,000,000 strings; up to 1,000,000 are read"),
     "version 1": (header(0, version=1), "GGUF version 1"),
     "a future version": (header(0, version=99), "GGUF version 99"),
 }
