@@ -204,12 +204,43 @@ def test_a_gguf_of_deepseek_v3_gives_the_tokenizer_json_ids(data_dir: Path, tmp_
             if text_ids(upload.tokenizer, text) != reference.encode(text, add_special_tokens=False).ids] == []
 
 
+def ranks_gguf(path: Path, ranks: dict[bytes, int], texts: list[str], pre: str) -> bytes:
+    """A byte-level GGUF of a rank file, holding the merges of the tokens that occur inside ``texts``.
+
+    Subtle: BPE on these strings can only reach tokens that are substrings of them, so the others
+    (the bulk of the vocabulary) stay in the list as placeholders, without merges, and ids agree.
+    """
+    haystack = "\x00".join(texts).encode()
+    used = {token: rank for token, rank in ranks.items() if len(token) == 1 or token in haystack}
+    tokens = [f"[UNUSED{i}]" for i in range(max(ranks.values()) + 1)]
+    for token, rank in used.items():
+        tokens[rank] = byte_level_piece(token)
+    merges = [merge for token, _ in sorted(used.items(), key=lambda item: item[1]) if len(token) > 1
+              for merge in [_merge_of(used, token)] if merge]
+    return write_gguf(path, model="gpt2", tokens=tokens, types=[NORMAL] * len(tokens), pre=pre, merges=merges)
+
+
+REFERENCE_FILES = [("gpt-2", "r50k_base.tiktoken"), ("llama-bpe", "llama3_tokenizer.model"),
+                   ("qwen2", "qwen2_qwen3.tiktoken")]
+
+
+@pytest.mark.data
+@pytest.mark.parametrize(("pre", "filename"), REFERENCE_FILES, ids=[f[0] for f in REFERENCE_FILES])
+def test_a_byte_level_gguf_matches_llama_cpps_reference(data_dir: Path, tmp_path: Path, pre: str,
+                                                        filename: str) -> None:
+    """The families with llama.cpp's reference tokenizations (ggml-vocab-<pre>.gguf.inp/.out)."""
+    from tiktoken.load import load_tiktoken_bpe
+
+    cases = read_reference(data_dir / "testdata", pre)
+    ranks = load_tiktoken_bpe(str(data_dir / "tokenizers" / filename))
+    upload = read_upload(ranks_gguf(tmp_path / "v.gguf", ranks, [text for text, _ in cases], pre), f"{pre}.gguf")
+    assert [text for text, expected in cases if text_ids(upload.tokenizer, text) != expected] == []
+
+
 @pytest.mark.data
 def test_a_gguf_of_qwen3_5_cuts_like_qwen3_5(data_dir: Path, tmp_path: Path) -> None:
     """'qwen35' with Qwen 3.5's own ranks: the ids of the registry's Qwen 3.5 (tiktoken, its pattern).
 
-    Subtle: only the tokens that occur inside these strings (and the 256 bytes) are given their
-    merges; BPE on these strings can never reach the others, which stay in the list so ids agree.
     The strings are in NFC already, since Qwen's tokenizer normalizes first and llama.cpp does not.
     """
     import unicodedata
@@ -222,17 +253,7 @@ def test_a_gguf_of_qwen3_5_cuts_like_qwen3_5(data_dir: Path, tmp_path: Path) -> 
     texts += ["naïve cafe\u0301s x\u0303y", "ट्रेन को 12 बजे", "don't 1234567 \u05e9\u05c1\u05b8\u05dc\u05d5\u05b9\u05dd"]
     texts = [unicodedata.normalize("NFC", text) for text in texts]
     ranks = load_tiktoken_bpe(str(data_dir / "tokenizers" / "qwen3_6.tiktoken"))
-    haystack = "\x00".join(texts).encode()
-    used = {token: rank for token, rank in ranks.items() if len(token) == 1 or token in haystack}
-    tokens = [f"[UNUSED{i}]" for i in range(len(ranks))]
-    for token, rank in ranks.items():
-        if token in used:
-            tokens[rank] = byte_level_piece(token)
-    merges = [merge for token, rank in sorted(used.items(), key=lambda item: item[1]) if len(token) > 1
-              for merge in [_merge_of(used, token)] if merge]
-    data = write_gguf(tmp_path / "q.gguf", model="gpt2", tokens=tokens, types=[NORMAL] * len(tokens), pre="qwen35",
-                      merges=merges)
-    upload = read_upload(data, "qwen35.gguf")
+    upload = read_upload(ranks_gguf(tmp_path / "q.gguf", ranks, texts, "qwen35"), "qwen35.gguf")
     assert "Qwen 3.5's pattern" in upload.notes[1]
     qwen = load("qwen3_5")
     assert [text for text in texts if text_ids(upload.tokenizer, text) != text_ids(qwen, text)] == []
