@@ -268,3 +268,33 @@ def _merge_of(ranks: dict[bytes, int], token: bytes) -> str:
             return ""
         parts[best[1]:best[1] + 2] = [parts[best[1]] + parts[best[1] + 1]]
     return f"{byte_level_piece(parts[0])} {byte_level_piece(parts[1])}"
+
+
+@pytest.mark.data
+def test_a_gguf_of_t5_keeps_its_normalization_table(data_dir: Path, tmp_path: Path) -> None:
+    """T5's Unigram pieces and its precompiled charsmap (a uint8 array) give the registry's T5 ids."""
+    import gguf
+    from sentencepiece import sentencepiece_model_pb2 as pb
+
+    from core.pretrained import load
+    from tests.core.pretrained.test_uploaded import STRINGS
+
+    proto = pb.ModelProto()
+    proto.ParseFromString((data_dir / "tokenizers" / "t5_spiece.model").read_bytes())
+    writer = gguf.GGUFWriter(str(tmp_path / "t5.gguf"), arch="t5")
+    writer.add_tokenizer_model("t5")
+    writer.add_token_list([p.piece for p in proto.pieces])
+    writer.add_token_types([int(p.type) for p in proto.pieces])
+    writer.add_token_scores([p.score for p in proto.pieces])
+    writer.add_precompiled_charsmap(proto.normalizer_spec.precompiled_charsmap)
+    writer.add_add_space_prefix(proto.normalizer_spec.add_dummy_prefix)  # as llama.cpp's T5 converter writes them
+    writer.add_remove_extra_whitespaces(proto.normalizer_spec.remove_extra_whitespaces)
+    writer.add_unk_token_id(proto.trainer_spec.unk_id)
+    writer.add_eos_token_id(proto.trainer_spec.eos_id)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    upload = read_upload((tmp_path / "t5.gguf").read_bytes(), "t5.gguf")
+    t5 = load("t5")
+    assert [text for text in STRINGS if text_ids(upload.tokenizer, text) != text_ids(t5, text)] == []
