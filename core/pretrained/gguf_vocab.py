@@ -37,6 +37,7 @@ from core.pretrained.gguf_pre import MISSING, NOT_BYTE_LEVEL, PRE_TOKENIZERS, Pr
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
 KINDS = ("gpt2", "llama", "t5", "bert")
 WORD_START = "\u2581"  # llama.cpp's "phantom space" before a BERT word start
+MAX_ADDED = 65_536  # control and user-defined tokens of a byte-level vocabulary, at most
 # llama.cpp's default unknown-token id per vocabulary kind (llama_vocab::impl::load) when the file names none.
 DEFAULT_UNK = {"llama": 0, "t5": 2, "bert": 100}
 
@@ -198,6 +199,9 @@ def _byte_level_bpe(vocab: GGUFVocab) -> Built:
     tokenizer.decoder = decoders.ByteLevel()
     control = [vocab.tokens[i] for i, t in enumerate(vocab.types) if t == CONTROL]
     user = [vocab.tokens[i] for i, t in enumerate(vocab.types) if t == USER_DEFINED]
+    if len(control) + len(user) > MAX_ADDED:  # each costs about a kilobyte and 20 µs in tokenizers' matcher
+        raise GGUFVocabError(f"it marks {len(control) + len(user):,} tokens as control or user-defined; up to "
+                             f"{MAX_ADDED:,} are read (real vocabularies mark a few thousand)")
     tokenizer.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in control])
     tokenizer.add_tokens([AddedToken(t, special=False, normalized=False) for t in user])
     _post_process(tokenizer, vocab)

@@ -174,6 +174,20 @@ def test_an_unknown_name_falls_back_to_gpt2_and_says_so() -> None:
     assert "starcoder" in build(tiny_byte_level("starcoder")).notes[0]
 
 
+def test_too_many_control_tokens_are_refused_before_they_are_built() -> None:
+    import time
+
+    from core.pretrained.gguf_vocab import GGUFVocabError
+
+    vocab = tiny_byte_level("gpt-2")
+    crowded = GGUFVocab(model="gpt2", tokens=[*vocab.tokens, *(f"<c{i}>" for i in range(70_000))],
+                        types=[*vocab.types, *[CONTROL] * 70_000], merges=vocab.merges, pre="gpt-2")
+    start = time.perf_counter()
+    with pytest.raises(GGUFVocabError, match="marks 70,000 tokens as control or user-defined; up to 65,536"):
+        build(crowded)
+    assert time.perf_counter() - start < 1.0  # building 200,000 took 4.0 s and 245 MB (measured)
+
+
 def test_a_name_of_a_non_byte_level_vocabulary_is_refused(tmp_path: Path) -> None:
     data = write_gguf(tmp_path / "g.gguf", model="gpt2", tokens=[*BYTE_TO_UNICODE, "ab"], types=[NORMAL] * 257,
                       merges=["a b"], pre="gemma4")
