@@ -36,6 +36,8 @@ PROGRESS_EVERY = 16_384  # strings between two progress reports
 # Strings in one array at most: the largest vocabularies hold about 260,000 tokens (Gemma 3), and each
 # string read costs about 100 bytes of Python objects, so this bounds a reading near 100 MB per array.
 MAX_STRINGS = 1_000_000
+MAX_FILE_STRINGS = 2_000_000  # in all arrays together: a million tokens and a million merges
+MAX_KEYS = 65_536  # key/value pairs: a llama.cpp file holds a few dozen, a model a few hundred
 
 Progress = Callable[[float, str], None]
 
@@ -50,6 +52,7 @@ class _Cursor:
     def __init__(self, data: bytes, order: str, progress: Progress | None) -> None:
         self.data, self.pos, self.end, self.order, self.progress = data, 0, len(data), order, progress
         self.u32, self.u64 = struct.Struct(order + "I"), struct.Struct(order + "Q")
+        self.strings_left = MAX_FILE_STRINGS
 
     def need(self, size: int, what: str) -> None:
         if size > self.end - self.pos:
@@ -108,6 +111,9 @@ def read_metadata(
         raise GGUFFormatError(f"it is GGUF version {version}; versions {' and '.join(map(str, VERSIONS))} are read")
     cursor.uint(8, "the tensor count")
     kv_count = cursor.count(13, "key/value pairs")  # key length 8 + type 4 + a value of at least 1 byte
+    if kv_count > MAX_KEYS:
+        raise GGUFFormatError(f"it claims {kv_count:,} key/value pairs; up to {MAX_KEYS:,} are read "
+                              "(a llama.cpp vocabulary holds a few dozen)")
     found: dict[str, Any] = {}
     seen: set[str] = set()
     for _ in range(kv_count):
@@ -173,6 +179,10 @@ def _strings(cursor: _Cursor, key: str, keep: bool) -> list[str] | None:
     if count > MAX_STRINGS:
         raise GGUFFormatError(f"{key} holds {count:,} strings; up to {MAX_STRINGS:,} are read (the largest "
                               "vocabularies hold about 260,000 tokens)")
+    if count > cursor.strings_left:
+        raise GGUFFormatError(f"its arrays hold more than {MAX_FILE_STRINGS:,} strings together, more than "
+                              "a vocabulary needs")
+    cursor.strings_left -= count
     data, pos, unpack = cursor.data, cursor.pos, cursor.u64.unpack_from
     raw: list[bytes] = []
     append = raw.append

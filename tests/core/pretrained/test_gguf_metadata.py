@@ -135,6 +135,7 @@ HOSTILE = {
                                   + string(b"\xff\xfe"), "item 1 of tokenizer.ggml.tokens is not UTF-8"),
     "two million empty strings": (header(1) + key(TOKENS, ARRAY) + array_of(STRING, 2_000_000) + bytes(16_000_000),
                                   "holds 2,000,000 strings; up to 1,000,000 are read"),
+    "a million keys": (header(1_000_000) + (key("k", 0) + b"\x00") * 1_000_000, "up to 65,536 are read"),
     "version 1": (header(0, version=1), "GGUF version 1"),
     "a future version": (header(0, version=99), "GGUF version 99"),
 }
@@ -154,6 +155,16 @@ def test_a_hostile_header_is_refused_at_once_with_one_sentence(name: str) -> Non
     assert elapsed < 1.0 and peak < 100 * 2**20, (elapsed, peak)
     with pytest.raises(UploadRejected, match="hostile.gguf: it is not a readable GGUF file"):
         read_upload(data, "hostile.gguf")
+
+
+def test_strings_beyond_a_vocabularys_worth_are_refused_after_bounded_work() -> None:
+    """Three arrays of 800,000 empty strings: each is within the limit, together they are not. The
+    first two are walked (about a second; the limit bounds that work), the third is refused unread."""
+    data = header(3) + b"".join(key(f"x.{i}", ARRAY) + array_of(STRING, 800_000) + bytes(6_400_000) for i in range(3))
+    start = time.perf_counter()
+    with pytest.raises(GGUFFormatError, match="more than 2,000,000 strings together"):
+        read_metadata(data, wanted=lambda key: False)
+    assert time.perf_counter() - start < 10
 
 
 WRONG_TYPES = {
