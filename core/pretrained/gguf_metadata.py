@@ -188,11 +188,14 @@ def _strings(cursor: _Cursor, key: str, keep: bool) -> list[str] | None:
     append = raw.append
     for block in range(0, count, PROGRESS_EVERY):
         try:
-            for _ in range(min(PROGRESS_EVERY, count - block)):
-                (size,) = unpack(data, pos)
-                pos += 8 + size
-                if keep:
+            if keep:
+                for _ in range(min(PROGRESS_EVERY, count - block)):
+                    (size,) = unpack(data, pos)
+                    pos += 8 + size
                     append(data[pos - size:pos])
+            else:
+                for _ in range(min(PROGRESS_EVERY, count - block)):
+                    pos += 8 + unpack(data, pos)[0]
         except struct.error:
             pos = cursor.end + 1
         if pos > cursor.end:
