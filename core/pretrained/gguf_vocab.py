@@ -180,6 +180,11 @@ def _byte_level_bpe(vocab: GGUFVocab) -> Built:
 
     if not vocab.merges:
         raise GGUFVocabError("its byte-level BPE vocabulary has no merges (tokenizer.ggml.merges)")
+    control = [vocab.tokens[i] for i, t in enumerate(vocab.types) if t == CONTROL]
+    user = [vocab.tokens[i] for i, t in enumerate(vocab.types) if t == USER_DEFINED]
+    if len(control) + len(user) > MAX_ADDED:  # each costs about a kilobyte and 20 µs in tokenizers' matcher
+        raise GGUFVocabError(f"it marks {len(control) + len(user):,} tokens as control or user-defined; up to "
+                             f"{MAX_ADDED:,} are read (real vocabularies mark a few thousand)")
     ids: dict[str, int] = {}
     for i, token in enumerate(vocab.tokens):
         ids.setdefault(token, i)
@@ -197,11 +202,6 @@ def _byte_level_bpe(vocab: GGUFVocab) -> Built:
         pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
     ])
     tokenizer.decoder = decoders.ByteLevel()
-    control = [vocab.tokens[i] for i, t in enumerate(vocab.types) if t == CONTROL]
-    user = [vocab.tokens[i] for i, t in enumerate(vocab.types) if t == USER_DEFINED]
-    if len(control) + len(user) > MAX_ADDED:  # each costs about a kilobyte and 20 µs in tokenizers' matcher
-        raise GGUFVocabError(f"it marks {len(control) + len(user):,} tokens as control or user-defined; up to "
-                             f"{MAX_ADDED:,} are read (real vocabularies mark a few thousand)")
     tokenizer.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in control])
     tokenizer.add_tokens([AddedToken(t, special=False, normalized=False) for t in user])
     _post_process(tokenizer, vocab)
