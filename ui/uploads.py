@@ -14,7 +14,7 @@ together they hold at most ``UPLOAD_RESULTS_MB`` (``ui.bounded.SizedCache``).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import streamlit as st
@@ -166,9 +166,10 @@ def chosen_pattern() -> tuple[str, str]:
     return TIKTOKEN_PATTERNS.get(choice, TIKTOKEN_PATTERNS["GPT-2"]), choice
 
 
-def add_upload(data: bytes, filename: str, *, pattern: str, pattern_name: str) -> Upload:
+def add_upload(data: bytes, filename: str, *, pattern: str, pattern_name: str,
+               progress: Callable[[float, str], None] | None = None) -> Upload:
     """Read a file into this session's uploads (``UploadRejected`` with a one-line reason if it is not one)."""
-    upload = read_upload(data, filename, pattern=pattern, pattern_name=pattern_name)
+    upload = read_upload(data, filename, pattern=pattern, pattern_name=pattern_name, progress=progress)
     store = _uploads()
     slot = slot_of(upload)
     store.pop(slot, None)
@@ -193,11 +194,17 @@ def _on_file(upload_key: str) -> None:
     if uploaded is None:
         return
     pattern, pattern_name = chosen_pattern()
+    data = uploaded.getvalue()
+    slot = st.sidebar.empty() if data[:4] == b"GGUF" else None  # a big vocabulary takes a second or two
     try:
-        upload = add_upload(uploaded.getvalue(), uploaded.name, pattern=pattern, pattern_name=pattern_name)
+        upload = add_upload(data, uploaded.name, pattern=pattern, pattern_name=pattern_name,
+                            progress=gguf_progress(slot, uploaded.name) if slot is not None else None)
     except UploadRejected as exc:
         st.session_state[state.UPLOAD_MESSAGE] = ("error", str(exc))
         return
+    finally:
+        if slot is not None:
+            slot.empty()
     note = f"Added {upload.filename} ({upload.tokenizer.algorithm}, {upload.tokenizer.vocab_size:,} tokens)"
     st.session_state[state.UPLOAD_MESSAGE] = ("ok", note + "; it is in every tokenizer picker now.")
     if state.PG_TOKENIZERS in st.session_state:
@@ -205,6 +212,23 @@ def _on_file(upload_key: str) -> None:
         if slot_of(upload) not in chosen:
             st.session_state[state.PG_TOKENIZERS] = [*chosen, slot_of(upload)]
     st.session_state[state.IT_TOKENIZER] = slot_of(upload)
+
+
+def gguf_progress(slot: Any, filename: str) -> Callable[[float, str], None]:
+    """A callback that draws the reading of a GGUF file as a bar in ``slot`` (redrawn once a percent at most).
+
+    The file name and the keys it reports come from the file: they are Markdown-escaped.
+    """
+    bar = slot.progress(0.0, text=md_escape(f"Reading {filename} …"))
+    drawn = [0.0]
+
+    def progress(fraction: float, message: str) -> None:
+        fraction = min(max(fraction, 0.0), 1.0)
+        if fraction - drawn[0] >= 0.01 or fraction == 1.0:
+            drawn[0] = fraction
+            bar.progress(fraction, text=md_escape(f"Reading {filename}: {message}"))
+
+    return progress
 
 
 def _on_pattern() -> None:

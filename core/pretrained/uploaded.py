@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import json
 import tempfile
@@ -68,6 +69,7 @@ class Upload:
 def read_upload(
     data: bytes, filename: str, *, pattern: str = GPT2_PATTERN, pattern_name: str = "GPT-2",
     max_bytes: int = MAX_TOKENIZER_BYTES, sandboxed: bool = True,
+    progress: Callable[[float, str], None] | None = None,
 ) -> Upload:
     """Recognise ``data`` and wrap it; ``UploadRejected`` with a one-line reason otherwise.
 
@@ -75,6 +77,7 @@ def read_upload(
     numbers are checked against its size first (``core.pretrained.upload_limits``). With
     ``sandboxed`` (the default) the tokenizer is a ``SandboxedTokenizer``: a worker process builds
     it too and runs every text through it; ``sandboxed=False`` is what that worker itself builds.
+    ``progress(fraction, message)`` follows the reading of a GGUF file.
     """
     name = filename or "the file"
     if not data:
@@ -85,6 +88,8 @@ def read_upload(
             "(for a GGUF model, upload its vocabulary-only file: llama.cpp's ggml-vocab-*.gguf)."
         )
     kind, reader = _recognise(data, name)
+    if kind == "GGUF" and progress is not None:
+        reader = functools.partial(_read_gguf, progress=progress)
     sha = hashlib.sha256(data).hexdigest()
     suffix = f":{hashlib.sha256(pattern.encode()).hexdigest()[:8]}" if kind == ".tiktoken" else ""
     key = f"{UPLOAD_PREFIX}{sha[:16]}{suffix}"
@@ -404,17 +409,14 @@ def _read_vocab_txt(data: bytes, name: str, pattern: str):
     return tokenizer, _hf_maker(name, "wordpiece", "WordPiece", False), (note,)
 
 
-def _read_gguf(data: bytes, name: str, pattern: str):
+def _read_gguf(data: bytes, name: str, pattern: str, progress: Callable[[float, str], None] | None = None):
     from core.pretrained import gguf_vocab
 
-    with tempfile.TemporaryDirectory(prefix="playground-upload-") as folder:
-        path = Path(folder) / "vocab.gguf"
-        path.write_bytes(data)
-        try:
-            vocab = gguf_vocab.read_vocab(path)
-            built = gguf_vocab.build(vocab)
-        except gguf_vocab.GGUFVocabError as exc:
-            raise UploadRejected(f"{name}: {exc}.") from None
+    try:
+        vocab = gguf_vocab.read_vocab(data, progress=progress)
+        built = gguf_vocab.build(vocab)
+    except gguf_vocab.GGUFVocabError as exc:
+        raise UploadRejected(f"{name}: {exc}.") from None
     notes = (f"GGUF vocabulary '{vocab.model}'" + (f" of {vocab.name}" if vocab.name else ""), *built.notes)
     if built.library == "sentencepiece":
         from sentencepiece import sentencepiece_model_pb2 as pb

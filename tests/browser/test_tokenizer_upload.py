@@ -45,3 +45,39 @@ def test_a_wrong_file_gets_one_sentence(page, tmp_path) -> None:
     alert.wait_for(timeout=60_000)
     assert "tokenizer.json is JSON but not a tokenizer" in alert.inner_text()
     assert "Traceback" not in page.content()
+
+
+def big_gguf(path) -> None:
+    """A valid byte-level GGUF of 265,984 tokens and 265,728 merges (8 MB): seconds to read and rebuild."""
+    import gguf
+
+    from core.pretrained.adapter import BYTE_TO_UNICODE
+
+    alphabet = list(BYTE_TO_UNICODE)
+    pairs = [a + b for a in alphabet for b in alphabet]
+    triples = [pair + c for pair in pairs[:782] for c in alphabet]  # 200,192
+    tokens = alphabet + pairs + triples
+    merges = [f"{p[0]} {p[1]}" for p in pairs] + [f"{t[:2]} {t[2]}" for t in triples]
+    writer = gguf.GGUFWriter(str(path), arch="llama")
+    writer.add_tokenizer_model("gpt2")
+    writer.add_tokenizer_pre("gpt-2")
+    writer.add_token_list(tokens)
+    writer.add_token_types([1] * len(tokens))
+    writer.add_token_merges(merges)
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+
+
+def test_a_big_gguf_reads_under_a_progress_bar(page, tmp_path) -> None:
+    path = tmp_path / "big vocab.gguf"
+    big_gguf(path)
+    wait_ready(page, 4)
+    page.locator("[data-testid=stSidebar] [data-testid=stFileUploaderDropzoneInput]").nth(1).set_input_files(str(path))
+    bar = page.locator("[data-testid=stSidebar] [data-testid=stProgress]")
+    bar.first.wait_for(timeout=60_000)
+    assert "Reading big vocab.gguf" in page.locator("[data-testid=stSidebar]").inner_text()
+    note = page.locator("[data-testid=stSidebar] [data-testid=stCaptionContainer]", has_text="every tokenizer picker")
+    note.wait_for(timeout=120_000)
+    assert "265,984 tokens" in note.inner_text() and bar.count() == 0  # the bar is gone once the file is read

@@ -251,7 +251,7 @@ BAD = [
     (b"hello\nworld\n", "vocab.txt", "not a BERT vocab.txt"),
     (b"[UNK]\nhello\n", "vocab.txt", "lacks \\[CLS\\] and \\[SEP\\]"),
     (b"\xff\xfe\x00h\x00i", "vocab.txt", "neither a tokenizer file nor UTF-8"),
-    (b"GGUF\x03\x00\x00\x00truncated", "model.gguf", "gguf package could not read it"),
+    (b"GGUF\x03\x00\x00\x00truncated", "model.gguf", "shorter than a GGUF header"),
     (b"not gguf at all", "model.gguf", "not a GGUF file"),
     (b"this is not base64 0\n", "ranks.tiktoken", "not a rank file"),
     (b"YQ== 0\nYg== x\n", "ranks.tiktoken", "line 2"),
