@@ -27,7 +27,6 @@ import functools
 import hashlib
 import json
 import tempfile
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,7 +93,6 @@ def read_upload(
     suffix = f":{hashlib.sha256(pattern.encode()).hexdigest()[:8]}" if kind == ".tiktoken" else ""
     key = f"{UPLOAD_PREFIX}{sha[:16]}{suffix}"
     recipe = Recipe(key, f"{__name__}:untrusted_build", (data, filename, pattern, pattern_name))
-    loaded = _load_in_worker(recipe) if sandboxed else None  # meanwhile: the two builds overlap
     try:  # subtle: building the adapter too: that is where a huge rank once raised MemoryError
         library_object, make, notes = reader(data, name, pattern)
         tokenizer = make(key, f"uploaded {name} · sha256 {sha[:8]}", library_object)
@@ -106,8 +104,8 @@ def read_upload(
         if not (isinstance(exc, Exception) or is_panic(exc)):
             raise
         raise UploadRejected(f"{name} looks like a {kind} file but could not be read ({_short(exc)}).") from None
-    if loaded is not None:
-        tokenizer = _sandboxed(tokenizer, recipe, loaded(), name)
+    if sandboxed:  # subtle: only once this process read it, so a hostile file never reaches a worker
+        tokenizer = _sandboxed(tokenizer, recipe, _load_in_worker(recipe), name)
     if kind == ".tiktoken":
         notes = (f"pattern: {pattern_name} (a rank file does not carry its own)", *notes)
     return Upload(key, name, kind, sha, len(data), tokenizer, tuple(notes),
@@ -119,24 +117,13 @@ def untrusted_build(data: bytes, filename: str, pattern: str, pattern_name: str)
     return read_upload(data, filename, pattern=pattern, pattern_name=pattern_name, sandboxed=False).tokenizer
 
 
-def _load_in_worker(recipe: Recipe) -> Callable[[], TokenizerFailed | None]:
-    """Have a worker build the upload, in a thread; the function returned waits for what happened."""
-    outcome: list[TokenizerFailed] = []
-
-    def load() -> None:
-        try:
-            SandboxedTokenizer(None, recipe).load()
-        except TokenizerFailed as exc:
-            outcome.append(exc)
-
-    thread = threading.Thread(target=load, name="upload-load", daemon=True)
-    thread.start()
-
-    def wait() -> TokenizerFailed | None:
-        thread.join()
-        return outcome[0] if outcome else None
-
-    return wait
+def _load_in_worker(recipe: Recipe) -> TokenizerFailed | None:
+    """Have a worker build the upload; what went wrong there, or None."""
+    try:
+        SandboxedTokenizer(None, recipe).load()
+    except TokenizerFailed as exc:
+        return exc
+    return None
 
 
 def _sandboxed(tokenizer: PretrainedTokenizer, recipe: Recipe, failure: TokenizerFailed | None, name: str):
