@@ -297,7 +297,7 @@ def init_inside() -> None:
 # Owned by those pages; their widgets carry the "uc_", "pt_" and "pf_" prefixes.
 UC_TEXT = "uc_text"
 UC_VIEW = "uc_view"  # "characters", "normalization", "tokenizers" or "flags"
-UC_PAGE = "uc_page"  # the characters table's page, from 1
+UC_PAGE = "uc_rows_page"  # the characters table's page, from 1 (in a link "rows_page": "page" names the page)
 UC_TOKENIZERS = "uc_tokenizers"  # registry keys whose normalization is shown
 
 UC_DEFAULT_TEXT = (
