@@ -26,7 +26,7 @@ from core.bpe import export as bpe_export
 from core.fetch.sources import SourceUnavailable
 from core.patterns import NAMED_PATTERNS
 from core.pretokenize import compile_pattern
-from ui import figures, state, widgets
+from ui import export, figures, state, widgets
 from ui.bpe import render
 from ui.scrubber import Scrubber
 from ui.spans import render_spans
@@ -385,7 +385,7 @@ def merges_section(settings: TrainSettings, result: bpe.BPEResult) -> None:
         st.caption(f"{len(shown):,} of {len(frame):,} merges. Click a row to see its token's merge tree.")
         curve = [result.initial_tokens, *(s.tokens_after for s in result.trace)]
         downloads = st.container(horizontal=True, gap="small")
-        downloads.download_button("Merges (CSV)", data=lambda: frame.to_csv(index=False),
+        downloads.download_button("Merges (CSV)", data=lambda: export.frame_csv(frame),
                                   file_name="bpe_merges.csv", mime="text/csv", on_click="ignore", key="bpe_csv",
                                   icon=":material/download:")
         downloads.download_button("Model and trace (JSON)", data=lambda: bpe_export.to_json(result),
@@ -403,7 +403,7 @@ def merges_section(settings: TrainSettings, result: bpe.BPEResult) -> None:
             )
         downloads.download_button(
             "Chart data (CSV)",
-            data=lambda: figures.tokens_vs_vocab_frame(base=tok.base_size, tokens=curve).to_csv(index=False),
+            data=lambda: export.frame_csv(figures.tokens_vs_vocab_frame(base=tok.base_size, tokens=curve)),
             file_name="bpe_tokens_vs_vocabulary.csv", mime="text/csv", on_click="ignore", key="bpe_chart_csv",
             icon=":material/download:",
         )
