@@ -46,7 +46,7 @@ import regex
 from core.bpe.history import NEVER, History, Merges, build_tokens, byte_owners, merge_lowest_first
 from core.bpe.pair_counts import MAX_VOCAB, PairCounts, TieBreak, pair_counts
 from core.patterns import GPT2_PATTERN, NAMED_PATTERNS
-from core.pretokenize import chunks, compile_pattern, split
+from core.pretokenize import chunks, compile_pattern, cut_long_words, split
 from core.textio import without_surrogates
 from core.types import TEXT, UNKNOWN, Token
 
@@ -504,8 +504,11 @@ def train(
     top pair whose first occurrence comes first in the corpus as it stands after the merges so far,
     which is what minbpe's ``max(stats, key=stats.get)`` does, so its merges come out exactly (subtle:
     not ``"largest_pair"``, whatever the shape of that ``max`` suggests). Training stops early,
-    and says why, when no pair occurs ``min_count`` times. ``progress(done, total)`` is called about
-    a hundred times, not once per merge. Lone surrogates in ``corpus`` are read as U+FFFD.
+    and says why, when no pair occurs ``min_count`` times. ``progress(done, total)`` is called before
+    the first merge and about a hundred times after, not once per merge; an exception it raises (a
+    page's Stop button) ends the training there, with nothing kept. Pre-tokens longer than
+    ``core.pretokenize.MAX_TRAINING_WORD`` characters are cut into pieces that long (a text without
+    spaces is one pre-token); encoding does not cut. Lone surrogates in ``corpus`` are read as U+FFFD.
     ``end_of_word`` picks character BPE's layout of ``</w>`` (see the module's docstring).
 
     ``start_merges`` (byte mode) continues training after merges learned before, possibly with
@@ -588,6 +591,8 @@ def _run_merges(
     """
     trace: list[MergeStep] = []
     every = max(1, merges_wanted // _PROGRESS_CALLS)
+    if progress is not None:
+        progress(0, merges_wanted)
     for i in range(merges_wanted):
         top = counts.leaders(top_k)
         if not top or top[0][2] < min_count:
@@ -657,12 +662,13 @@ def _spell(start: BPETokenizer, chunks: Iterable[str]) -> list[str]:
 def _count_words(
     corpus: str, mode: Mode, pattern: str, *, separate: bool = False
 ) -> tuple[Counter[str], tuple[str, ...]]:
-    """Pre-tokens (byte mode) or words (char mode) with their counts, in order of first appearance,
+    """Pre-tokens (byte mode) or words (char mode) with their counts, in order of first appearance
+    (those over ``MAX_TRAINING_WORD`` characters cut into pieces of that many: ``cut_long_words``),
     and in char mode the alphabet: each character, and ``c</w>`` for each character ending a word
     (glued) or one ``</w>`` first (separate)."""
     if mode == "byte":
-        return Counter(chunks(corpus, pattern)), ()
-    counted = Counter(_WORDS.findall(corpus))
+        return cut_long_words(Counter(chunks(corpus, pattern))), ()
+    counted = cut_long_words(Counter(_WORDS.findall(corpus)))
     if separate:
         return counted, (END_OF_WORD, *sorted(set().union(*counted)))
     inner = {c for word in counted for c in word[:-1]}

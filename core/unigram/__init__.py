@@ -21,14 +21,13 @@ and Viterbi over all words at once, in numpy), ``trainer`` (EM and pruning, the 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from core.patterns import NAMED_PATTERNS
-from core.pretokenize import compile_pattern
+from core.pretokenize import MAX_TRAINING_WORD, compile_pattern, cut_long_words
 from core.textio import without_surrogates
 from core.unigram.model import UNK, LatticeEdge, Segmentation, UnigramTokenizer, WordLattice
 from core.unigram.seed import make_seed
@@ -52,7 +51,7 @@ __all__ = [
 
 MAX_PIECE_LEN = 64
 # Training cuts longer words (a text without spaces is one word) into parts this long; no piece spans a cut.
-MAX_WORD_CHARS = 1024
+MAX_WORD_CHARS = MAX_TRAINING_WORD  # longer words are cut for training (core.pretokenize.cut_long_words)
 DEFAULT_SEED_SIZE = 1_000_000  # SentencePiece's seed_sentencepiece_size
 
 
@@ -107,8 +106,10 @@ def train(
     comes on top); each pruning round keeps ``shrink`` of the vocabulary (or drops more, when more
     pieces are useless); ``em_iterations`` EM steps run per round. ``split_by_script`` forbids pieces
     that mix scripts (``o,``, ``a1``: digits and punctuation are one "common" script), as
-    SentencePiece does by default. ``progress(done, total)`` is called after each round. Lone
-    surrogates are read as U+FFFD.
+    SentencePiece does by default. ``progress(done, total)`` is called once the seed is made and after
+    every EM iteration; an exception it raises (a page's Stop button) ends the training there. Words
+    longer than ``MAX_WORD_CHARS`` are cut into pieces that long (``core.pretokenize.cut_long_words``).
+    Lone surrogates are read as U+FFFD.
 
     >>> result = train("hug hugs hugging pug pugs bun buns", vocab_size=14)  # 10 characters
     >>> [(r.pieces_before, r.pieces_kept) for r in result.trace]
@@ -225,8 +226,7 @@ def _count_words(
     counted = word_counts(without_surrogates(corpus), pattern)
     if not counted:
         raise ValueError("the corpus is empty: give it some text to learn pieces from")
-    if any(len(word) > MAX_WORD_CHARS for word in counted):
-        counted = _cut_long_words(counted)
+    counted = cut_long_words(counted, MAX_WORD_CHARS)
     words = list(counted)
     alphabet = tuple(sorted(set("".join(words))))
     if smallest < len(alphabet) + 1:
@@ -236,16 +236,6 @@ def _count_words(
             least=len(alphabet) + 1,
         )
     return words, np.fromiter(counted.values(), dtype=np.float64, count=len(words)), alphabet
-
-
-def _cut_long_words(counted: Counter[str]) -> Counter[str]:
-    """Words cut into parts of at most ``MAX_WORD_CHARS`` (for training only): the forward pass takes
-    one step per position of the longest word, so a text without spaces would take millions."""
-    out: Counter[str] = Counter()
-    for word, count in counted.items():
-        for start in range(0, len(word), MAX_WORD_CHARS):
-            out[word[start : start + MAX_WORD_CHARS]] += count
-    return out
 
 
 def _check(sizes: list[int], options: _Options) -> None:

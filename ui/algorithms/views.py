@@ -13,6 +13,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from core import corpora
+from core.pretokenize import long_word_note
 from core.vocab_grid import ALGORITHMS, BPE_FLAVOURS, SIZE_OPTIONS, UNSEEN_CHARACTER, Cell
 from ui import state, widgets
 from ui.algorithms import render
@@ -26,6 +27,7 @@ from ui.algorithms.store import (
     trained_grid,
 )
 from ui.figures import ALGORITHM_COLORS
+from ui.store import was_stopped
 from ui.widgets import ASSETS_DIR
 
 ALGORITHMS_CSS = ASSETS_DIR / "algorithms.css"
@@ -71,7 +73,8 @@ def training_form() -> tuple[GridSettings, str] | None:
                            help="Byte-level BPE starts from the 256 bytes (GPT-2 and later); character BPE from "
                                 "the corpus's characters and an end-of-word mark </w>, separate (as in the "
                                 "paper) or glued to the last character (subword-nmt).")
-        submitted = st.form_submit_button("Train", type="primary", icon=":material/model_training:", key="al_train")
+        submitted = st.form_submit_button("Train", type="primary", icon=":material/model_training:", key="al_train",
+                                          help=f"{long_word_note()} A Stop button stops a long training.")
     if not submitted:
         return None
     try:
@@ -124,23 +127,38 @@ def current_grid(sizes: list[int]) -> Grid:
     """
     ss = st.session_state
     ss[state.AL_TRAIN_ERROR] = ""
+    if was_stopped("algorithms"):
+        ss[state.AL_TRAIN_ERROR] = STOPPED_NOTE
     submitted = training_form()
     if submitted is not None:
         settings, own_text = submitted
         try:
-            grid = trained_grid(settings, sizes, own_text)
+            grid = trained_grid(settings, sizes, own_text, on_stop=_back_to_trained_sizes)
         except ValueError as exc:
             ss[state.AL_TRAIN_ERROR] = f"Not trained: {exc}"
         else:
             ss[state.AL_APPLIED], ss[state.AL_OWN_TEXT] = settings, own_text
+            ss[state.AL_SIZES_TRAINED] = list(sizes)
             return grid
     applied: GridSettings = ss[state.AL_APPLIED] or DEFAULT_SETTINGS
     try:
-        return trained_grid(applied, sizes, ss[state.AL_OWN_TEXT])
+        grid = trained_grid(applied, sizes, ss[state.AL_OWN_TEXT], on_stop=_back_to_trained_sizes)
+        ss[state.AL_SIZES_TRAINED] = list(sizes)
+        return grid
     except ValueError as exc:  # the applied corpus went missing since: back to the default
         ss[state.AL_TRAIN_ERROR] = f"{exc} Showing the default corpus instead."
         ss[state.AL_APPLIED] = None
         return trained_grid(DEFAULT_SETTINGS, sizes)
+
+
+STOPPED_NOTE = "Training stopped before it finished: the grid shows the corpus and sizes trained before."
+
+
+def _back_to_trained_sizes() -> None:
+    """A stopped training that new sizes asked for would start again on the next run: unpick them."""
+    ss = st.session_state
+    ss[state.AL_SIZES] = list(ss[state.AL_SIZES_TRAINED])
+    ss[state.AL_SIZES_LAST] = list(ss[state.AL_SIZES_TRAINED])
 
 
 @st.cache_data(show_spinner=False, max_entries=256)

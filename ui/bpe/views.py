@@ -25,15 +25,16 @@ from core import bpe, corpora
 from core.bpe import export as bpe_export
 from core.fetch.sources import SourceUnavailable
 from core.patterns import NAMED_PATTERNS
-from core.pretokenize import compile_pattern
+from core.pretokenize import compile_pattern, long_word_note
 from ui import export, figures, state, widgets
 from ui.bpe import render
 from ui.scrubber import Scrubber
 from ui.spans import render_spans
-from ui.store import KeptStore
+from ui.store import KeptStore, was_stopped
 from ui.widgets import ASSETS_DIR
 
 BPE_CSS = ASSETS_DIR / "bpe.css"
+STOPPED_NOTE = "Training stopped before it finished: the model shown is the one trained before."
 MAX_MERGES = 20_000  # beyond this a training run takes long and one slider step is too fine to see
 PASTE, UPLOAD, CUSTOM = "paste", "upload", "Custom regex"
 SIZE_KINDS = {"merges": "number of merges", "vocab": "vocabulary size"}
@@ -148,7 +149,7 @@ def train(settings: TrainSettings, own_text: str = "") -> bpe.BPEResult:
             progress=progress,
         )
 
-    return training_store().get_with_bar(settings, make)
+    return training_store().get_with_bar(settings, make, stop="bpe")
 
 
 def _load(key: str, bar: st.delta_generator.DeltaGenerator) -> str:
@@ -212,7 +213,8 @@ def training_form() -> tuple[TrainSettings, str] | None:
                                help=f"At most {MAX_MERGES:,} merges.")
         tie = st.radio("Tie rule", list(bpe.TIE_BREAKS), format_func=bpe.TIE_BREAKS.__getitem__,
                        key=state.BPE_TIE, help=TIE_HELP)
-        submitted = st.button("Train", type="primary", icon=":material/model_training:", key="bpe_train")
+        submitted = st.button("Train", type="primary", icon=":material/model_training:", key="bpe_train",
+                              help=f"{long_word_note()} A Stop button stops a long training.")
     if not submitted:
         return None
     try:
@@ -249,6 +251,8 @@ def current_model() -> tuple[TrainSettings, bpe.BPEResult]:
     """
     ss = st.session_state
     ss[state.BPE_TRAIN_ERROR] = ""
+    if was_stopped("bpe"):
+        ss[state.BPE_TRAIN_ERROR] = STOPPED_NOTE
     submitted = training_form()
     applied: TrainSettings = ss[state.BPE_APPLIED] or DEFAULT_SETTINGS
     if submitted is not None:
