@@ -236,3 +236,16 @@ def test_next_and_previous_step_through_the_sizes_of_the_closer_look() -> None:
     at.button(key=f"{state.AL_FOCUS}_prev").click().run()
     assert at.session_state[state.AL_FOCUS] == start
     assert not at.exception
+
+
+def test_a_stopped_training_says_so() -> None:
+    at = run_page()
+    assert at.session_state[state.AL_SIZES_TRAINED] == [300, 500, 1000]
+    # what the Stop button's click leaves for the next run (the click itself needs a training in flight:
+    # tests/browser/test_algorithms_page.py)
+    at.session_state[state.TRAINING_STOPPED] = "algorithms"
+    at.run()
+    assert any("Training stopped before it finished" in e.value for e in at.error)
+    assert state.TRAINING_STOPPED not in at.session_state
+    at.run()
+    assert not any("Training stopped" in e.value for e in at.error)
