@@ -53,6 +53,11 @@ MAX_PIECE_LEN = 64
 # Training cuts longer words (a text without spaces is one word) into parts this long; no piece spans a cut.
 MAX_WORD_CHARS = MAX_TRAINING_WORD  # longer words are cut for training (core.pretokenize.cut_long_words)
 DEFAULT_SEED_SIZE = 1_000_000  # SentencePiece's seed_sentencepiece_size
+# The training budget, in characters of distinct words (each counted once however often it occurs):
+# the seed and its lattices take about 1 KB per such character (975 MB peak for 1,000,000 of them,
+# a megabyte without spaces), so this bounds a training near half a gigabyte. Ordinary corpora have
+# far fewer (the largest in the catalog, La Regenta's 1.8 MB, has 430,164).
+MAX_TRAINING_CHARS = 500_000
 
 
 class VocabSizeError(ValueError):
@@ -228,6 +233,13 @@ def _count_words(
         raise ValueError("the corpus is empty: give it some text to learn pieces from")
     counted = cut_long_words(counted, MAX_WORD_CHARS)
     words = list(counted)
+    distinct = sum(map(len, words))
+    if distinct > MAX_TRAINING_CHARS:
+        raise ValueError(
+            f"the corpus has {distinct:,} characters in distinct words, and Unigram trains here on at most "
+            f"{MAX_TRAINING_CHARS:,} (about half a gigabyte of memory); a text with few spaces repeats few "
+            "words: train on a smaller part of it"
+        )
     alphabet = tuple(sorted(set("".join(words))))
     if smallest < len(alphabet) + 1:
         raise VocabSizeError(

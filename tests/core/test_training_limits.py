@@ -68,3 +68,17 @@ def test_the_grid_lets_a_stop_through_rather_than_calling_it_unavailable() -> No
     for algorithm in vocab_grid.ALGORITHMS:
         with pytest.raises(Stop):
             vocab_grid.train_models(algorithm, "ab ba abba baab " * 200, sizes=[300], progress=progress)
+
+
+def test_unigram_refuses_more_distinct_text_than_its_budget_at_once() -> None:
+    import random
+    import time
+
+    rng = random.Random(6)
+    text = "".join(rng.choice("etaoinshrdlu") for _ in range(unigram.MAX_TRAINING_CHARS + 10_000))
+    began = time.monotonic()
+    with pytest.raises(ValueError, match=f"at most {unigram.MAX_TRAINING_CHARS:,}"):
+        unigram.train_sizes(text, vocab_sizes=[8000])
+    assert time.monotonic() - began < 30  # refused before the seed, not after minutes (generous: shared machine)
+    ok = text[: unigram.MAX_TRAINING_CHARS // 50]  # well under the budget: trains
+    assert unigram.train(ok, vocab_size=200).tokenizer.vocab_size == 200
