@@ -145,12 +145,12 @@ def sync(
     derive more state from it (the BPE page's trained model), and returns notes of its own.
     """
     keys = {param_name(k): k for k in checks}
-    if PAGE in keys or PRESENT in keys or page not in PAGES:
-        raise ValueError(f"'{PAGE}' and '{PRESENT}' are every link's own parameters, and page must be in PAGES")
+    if PAGE in keys or PRESENT in keys:  # the pager once called "page" broke every link of its page
+        raise ValueError(f"'{PAGE}' and '{PRESENT}' are every link's own parameters: rename the key")
     query = {name: st.query_params.get(name, "") for name in st.query_params}
     seen = st.session_state.setdefault(_SEEN, {})
     applied = False
-    if query and query != seen.get(page) and query.get(PAGE) not in PAGES | {None}:
+    if query and query != seen.get(page) and query.get(PAGE) not in PAGES | {page, None}:
         # a link all the same, though it names no page (hand-edited, cut short): say so, never silently
         st.session_state[NOTES] = [f"ignored the whole link: '{PAGE}' names no page ({query[PAGE][:40]!r})"]
     elif query and query != seen.get(page) and query.get(PAGE) == page:
