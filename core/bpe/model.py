@@ -46,7 +46,7 @@ import regex
 from core.bpe.history import NEVER, History, Merges, build_tokens, byte_owners, merge_lowest_first
 from core.bpe.pair_counts import MAX_VOCAB, PairCounts, TieBreak, pair_counts
 from core.patterns import GPT2_PATTERN, NAMED_PATTERNS
-from core.pretokenize import chunks, compile_pattern, cut_long_words, split
+from core.pretokenize import MAX_TRAINING_WORD, chunks, compile_pattern, cut_long_words, split
 from core.textio import without_surrogates
 from core.types import TEXT, UNKNOWN, Token
 
@@ -457,7 +457,8 @@ class BPEResult:
 
     ``initial_tokens`` is the training corpus's size in tokens before any merge (its bytes, or its
     characters in char mode); with each step's ``tokens_after`` it draws tokens-vs-vocabulary
-    without re-encoding anything.
+    without re-encoding anything. ``words_cut`` counts the distinct pre-tokens (words in char mode)
+    longer than ``core.pretokenize.MAX_TRAINING_WORD`` characters that training read cut into pieces.
     """
 
     tokenizer: BPETokenizer
@@ -466,6 +467,7 @@ class BPEResult:
     stop_reason: str | None
     tie_break: TieBreak
     initial_tokens: int
+    words_cut: int = 0
 
     def corpus_tokens(self, k: int) -> int:
         """Tokens in the training corpus after the first ``k`` merges.
@@ -537,7 +539,7 @@ def train(
     if mode == "byte":
         _merges_wanted(vocab_size, num_merges, mode, start.vocab_size)  # fail fast, before reading the corpus
     separate = mode == "char" and end_of_word == "separate"
-    counted, alphabet = _count_words(without_surrogates(corpus), mode, pattern, separate=separate)
+    counted, alphabet, words_cut = _count_words(without_surrogates(corpus), mode, pattern, separate=separate)
     if not counted:
         raise ValueError("the corpus is empty: give it some text to learn merges from")
     base = start.vocab_size if mode == "byte" else len(alphabet) + 1
@@ -571,7 +573,9 @@ def train(
         merges=[*start.merges, *((s.left, s.right) for s in trace)], mode=mode, pattern=pattern,
         alphabet=alphabet, end_of_word=end_of_word, name=name,
     )
-    return BPEResult(tokenizer, tuple(trace), stop_reason is not None, stop_reason, tie_break, counts.initial_tokens)
+    return BPEResult(
+        tokenizer, tuple(trace), stop_reason is not None, stop_reason, tie_break, counts.initial_tokens, words_cut,
+    )
 
 
 def _run_merges(
@@ -661,18 +665,21 @@ def _spell(start: BPETokenizer, chunks: Iterable[str]) -> list[str]:
 
 def _count_words(
     corpus: str, mode: Mode, pattern: str, *, separate: bool = False
-) -> tuple[Counter[str], tuple[str, ...]]:
+) -> tuple[Counter[str], tuple[str, ...], int]:
     """Pre-tokens (byte mode) or words (char mode) with their counts, in order of first appearance
-    (those over ``MAX_TRAINING_WORD`` characters cut into pieces of that many: ``cut_long_words``),
+    (those over ``MAX_TRAINING_WORD`` characters cut into pieces of that many: ``cut_long_words``; how
+    many distinct ones were cut comes third),
     and in char mode the alphabet: each character, and ``c</w>`` for each character ending a word
     (glued) or one ``</w>`` first (separate)."""
+    found = Counter(chunks(corpus, pattern) if mode == "byte" else _WORDS.findall(corpus))
+    cut = sum(len(word) > MAX_TRAINING_WORD for word in found)
+    counted = cut_long_words(found)
     if mode == "byte":
-        return cut_long_words(Counter(chunks(corpus, pattern))), ()
-    counted = cut_long_words(Counter(_WORDS.findall(corpus)))
+        return counted, (), cut
     if separate:
-        return counted, (END_OF_WORD, *sorted(set().union(*counted)))
+        return counted, (END_OF_WORD, *sorted(set().union(*counted))), cut
     inner = {c for word in counted for c in word[:-1]}
-    return counted, tuple(sorted(inner | {word[-1] + END_OF_WORD for word in counted}))
+    return counted, tuple(sorted(inner | {word[-1] + END_OF_WORD for word in counted})), cut
 
 
 def _merges_wanted(vocab_size: int | None, num_merges: int | None, mode: Mode, base: int) -> int:

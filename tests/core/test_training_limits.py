@@ -82,3 +82,9 @@ def test_unigram_refuses_more_distinct_text_than_its_budget_at_once() -> None:
     assert time.monotonic() - began < 30  # refused before the seed, not after minutes (generous: shared machine)
     ok = text[: unigram.MAX_TRAINING_CHARS // 50]  # well under the budget: trains
     assert unigram.train(ok, vocab_size=200).tokenizer.vocab_size == 200
+
+
+def test_the_result_says_how_many_words_were_cut() -> None:
+    assert bpe.train(NO_SPACES + " " + "cd" * 300 + " ef", num_merges=5).words_cut == 2
+    assert bpe.train(NO_SPACES, num_merges=5, mode="char").words_cut == 1
+    assert bpe.train("ordinary words only", num_merges=5).words_cut == 0

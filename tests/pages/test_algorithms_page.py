@@ -249,3 +249,14 @@ def test_a_stopped_training_says_so() -> None:
     assert state.TRAINING_STOPPED not in at.session_state
     at.run()
     assert not any("Training stopped" in e.value for e in at.error)
+
+
+def test_a_corpus_with_words_too_long_says_they_were_cut() -> None:
+    at = run_page()
+    assert not any("cut into pieces" in c.value for c in at.sidebar.caption)
+    at.selectbox(key=state.AL_CORPUS).set_value(store.PASTE)
+    at.text_area(key=state.AL_PASTE).input("low lower lowest newer wider " * 30 + "ab" * 300)
+    at.button(key="al_train").click()
+    rerun(at)
+    (trained,) = [c.value.replace("\\", "") for c in at.sidebar.caption if c.value.startswith("Trained on")]
+    assert "Words longer than 256 characters (1 of them) were cut into pieces of 256 for training" in trained

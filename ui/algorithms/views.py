@@ -13,7 +13,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from core import corpora
-from core.pretokenize import long_word_note
+from core.pretokenize import MAX_TRAINING_WORD, long_word_note
 from core.vocab_grid import ALGORITHMS, BPE_FLAVOURS, SIZE_OPTIONS, UNSEEN_CHARACTER, Cell
 from ui import state, widgets
 from ui.algorithms import render
@@ -149,6 +149,15 @@ def current_grid(sizes: list[int]) -> Grid:
         ss[state.AL_TRAIN_ERROR] = f"{exc} Showing the default corpus instead."
         ss[state.AL_APPLIED] = None
         return trained_grid(DEFAULT_SETTINGS, sizes)
+
+
+def cut_note(grid: Grid) -> str:
+    """" …" when training cut long words (as the BPE row's run counted them; Unigram cuts the same), or ""."""
+    cut = getattr(getattr(grid.models.get("bpe"), "result", None), "words_cut", 0)
+    if not cut:
+        return ""
+    return (f" Words longer than {MAX_TRAINING_WORD:,} characters ({cut:,} of them) were cut into pieces of "
+            f"{MAX_TRAINING_WORD:,} for training.")
 
 
 STOPPED_NOTE = "Training stopped before it finished: the grid shows the corpus and sizes trained before."

@@ -25,7 +25,7 @@ from core import bpe, corpora
 from core.bpe import export as bpe_export
 from core.fetch.sources import SourceUnavailable
 from core.patterns import NAMED_PATTERNS
-from core.pretokenize import compile_pattern, long_word_note
+from core.pretokenize import MAX_TRAINING_WORD, compile_pattern, long_word_note
 from ui import export, figures, state, widgets
 from ui.bpe import render
 from ui.scrubber import Scrubber
@@ -150,6 +150,15 @@ def train(settings: TrainSettings, own_text: str = "") -> bpe.BPEResult:
         )
 
     return training_store().get_with_bar(settings, make, stop="bpe")
+
+
+def cut_note(result: bpe.BPEResult) -> str:
+    """" …" saying how many long words training cut (``core.pretokenize.cut_long_words``), or ""."""
+    if not result.words_cut:
+        return ""
+    many = f"{result.words_cut:,} words" if result.words_cut > 1 else "One word"
+    verb = "were" if result.words_cut > 1 else "was"
+    return f" {many} longer than {MAX_TRAINING_WORD:,} characters {verb} cut into pieces of {MAX_TRAINING_WORD:,} for training."
 
 
 def _load(key: str, bar: st.delta_generator.DeltaGenerator) -> str:
