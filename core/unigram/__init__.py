@@ -103,6 +103,7 @@ def train(
     split_by_script: bool = True,
     progress: Callable[[int, int], None] | None = None,
     name: str | None = None,
+    max_chars: int | None = MAX_TRAINING_CHARS,
 ) -> UnigramResult:
     """Learn ``vocab_size`` pieces (``<unk>`` included) from ``corpus``.
 
@@ -114,6 +115,8 @@ def train(
     SentencePiece does by default. ``progress(done, total)`` is called once the seed is made and after
     every EM iteration; an exception it raises (a page's Stop button) ends the training there. Words
     longer than ``MAX_WORD_CHARS`` are cut into pieces that long (``core.pretokenize.cut_long_words``).
+    ``max_chars`` bounds the characters of distinct words trained on (about 1 KB of memory each): a
+    corpus over it is refused with a ``ValueError`` at once; ``None`` lifts the bound (the command line).
     Lone surrogates are read as U+FFFD.
 
     >>> result = train("hug hugs hugging pug pugs bun buns", vocab_size=14)  # 10 characters
@@ -122,7 +125,7 @@ def train(
     >>> sorted(piece for piece in result.tokenizer.vocab[1:] if len(piece) > 1)
     ['hug', '▁bun', '▁hug', '▁pug']
     """
-    options = _Options(pattern, max_piece_len, seed_size, shrink, em_iterations, split_by_script)
+    options = _Options(pattern, max_piece_len, seed_size, shrink, em_iterations, split_by_script, max_chars)
     return _train(corpus, [vocab_size], options, progress, name)[vocab_size]
 
 
@@ -137,6 +140,7 @@ def train_sizes(
     em_iterations: int = 2,
     split_by_script: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    max_chars: int | None = MAX_TRAINING_CHARS,
 ) -> dict[int, UnigramResult]:
     """Several vocabulary sizes from one run: ``train`` to the largest, then onward to each smaller one.
 
@@ -149,7 +153,7 @@ def train_sizes(
     """
     if not vocab_sizes:
         raise ValueError("give at least one vocabulary size")
-    options = _Options(pattern, max_piece_len, seed_size, shrink, em_iterations, split_by_script)
+    options = _Options(pattern, max_piece_len, seed_size, shrink, em_iterations, split_by_script, max_chars)
     return _train(corpus, list(vocab_sizes), options, progress, None)
 
 
@@ -173,6 +177,7 @@ class _Options:
     shrink: float
     em_iterations: int
     split_by_script: bool
+    max_chars: int | None
 
 
 def _train(
@@ -183,7 +188,7 @@ def _train(
     name: str | None,
 ) -> dict[int, UnigramResult]:
     _check(sizes, options)
-    words, counts, alphabet = _count_words(corpus, options.pattern, min(sizes))
+    words, counts, alphabet = _count_words(corpus, options.pattern, min(sizes), options.max_chars)
     seed = make_seed(
         words,
         counts,
@@ -225,7 +230,7 @@ def _train(
 
 
 def _count_words(
-    corpus: str, pattern: str | None, smallest: int
+    corpus: str, pattern: str | None, smallest: int, max_chars: int | None = MAX_TRAINING_CHARS,
 ) -> tuple[list[str], np.ndarray, tuple[str, ...]]:
     """The distinct words, their counts and the alphabet; ``ValueError`` when nothing fits."""
     counted = word_counts(without_surrogates(corpus), pattern)
@@ -234,10 +239,10 @@ def _count_words(
     counted = cut_long_words(counted, MAX_WORD_CHARS)
     words = list(counted)
     distinct = sum(map(len, words))
-    if distinct > MAX_TRAINING_CHARS:
+    if max_chars is not None and distinct > max_chars:
         raise ValueError(
             f"the corpus has {distinct:,} characters in distinct words, and Unigram trains here on at most "
-            f"{MAX_TRAINING_CHARS:,} (about half a gigabyte of memory); a text with few spaces repeats few "
+            f"{max_chars:,} (about {max_chars / 1e6:.1f} GB of memory); a text with few spaces repeats few "
             "words: train on a smaller part of it"
         )
     alphabet = tuple(sorted(set("".join(words))))

@@ -88,3 +88,11 @@ def test_the_result_says_how_many_words_were_cut() -> None:
     assert bpe.train(NO_SPACES + " " + "cd" * 300 + " ef", num_merges=5).words_cut == 2
     assert bpe.train(NO_SPACES, num_merges=5, mode="char").words_cut == 1
     assert bpe.train("ordinary words only", num_merges=5).words_cut == 0
+
+
+def test_the_unigram_budget_is_a_parameter_the_command_line_lifts() -> None:
+    rng = __import__("random").Random(3)
+    text = "".join(rng.choice("abcdefgh ") for _ in range(3_000))  # ~2,600 characters of distinct words
+    with pytest.raises(ValueError, match="at most 1,000"):
+        unigram.train(text, vocab_size=60, max_chars=1_000)
+    assert unigram.train(text, vocab_size=60, max_chars=None).tokenizer.vocab_size == 60
