@@ -8,7 +8,10 @@ Unigram: its former cut of 1,024 characters), and prints the median seconds, the
 memory of the process so far. The same sizes as the pages: BPE to 20,000 tokens (the BPE page's
 most), Unigram to 8,000 (the Algorithms page's largest) on the first 480,000 characters, under its
 budget of ``core.unigram.MAX_TRAINING_CHARS`` distinct-word characters (a megabyte without spaces is
-refused at once). Slow without the cut: minutes per run.
+refused at once). Measured on a shared 2-core machine (load 14-16, medians of 3): BPE 38.3 s uncut,
+40.0 s cut, so the cut buys BPE no time here (its long-word path was already O(n log n)); what costs
+is a megabyte of text that repeats no word. Unigram at 480,000 characters: 44.4 s at the old cut,
+38.4 s at 256 (one run each).
 """
 
 from __future__ import annotations

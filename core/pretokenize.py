@@ -134,9 +134,11 @@ def _timeout(text: str, budget: float | None) -> PatternTimeout:
 
 
 # Training reads a word (pre-token) longer than this as pieces of this many characters. Subtle: a text
-# without spaces is one pre-token, and training rescans a word each time one of its pairs merges (BPE)
-# or runs its forward pass over every position (Unigram); cut, a megabyte trains like ordinary text.
-# Encoding is not cut. 256 characters leave every word of real prose whole (URLs, long CJK runs too).
+# without spaces is one pre-token; cut, no training step works on more than this many characters at
+# once (Unigram's forward pass, BPE's merge of one word). It does not make a text that repeats no
+# word cheap: that costs by its distinct characters (Unigram's budget, core.unigram.MAX_TRAINING_CHARS,
+# and the pages' Stop button handle it). Encoding is not cut. 256 characters leave every word of real
+# prose whole.
 MAX_TRAINING_WORD = 256
 
 
