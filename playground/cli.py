@@ -285,7 +285,7 @@ def _train(algorithm: str, text: str, vocab_size: int, mode: str, *, want_ranks:
     from core import bpe
     from core.bpe import export
 
-    result = bpe.train(text, vocab_size=vocab_size, mode=mode)  # type: ignore[arg-type]
+    result = bpe.train(text, vocab_size=vocab_size, mode=mode, max_chars=None)  # type: ignore[arg-type]
     lines = [f"{s.rank + 1:>5}  {bpe.piece_label(s.piece)!r}  count {s.count:,}" for s in result.trace[:10]]
     if want_ranks and mode != "byte":
         raise ValueError("--tiktoken needs --mode byte: a .tiktoken file holds byte-level merges")

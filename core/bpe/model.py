@@ -77,6 +77,10 @@ UNSEEN_CHARACTER: dict[str, str] = {
 _WORDS = regex.compile(r"\S+")  # char mode's words; the same cut in training and encoding
 _SHIFT = 32  # a pair (left, right) is the int left << 32 | right: faster dict keys than tuples
 _PROGRESS_CALLS = 100  # progress is reported about this many times, not once per merge
+# The training budget, in characters of distinct pre-tokens (each counted once however often it
+# occurs): work and memory grow with them (905,502, a megabyte without spaces: about 40 s for 20,000
+# merges on a busy 2-core machine, 270 MB). Ordinary corpora repeat their words and stay far below.
+MAX_TRAINING_CHARS = 2_000_000
 # Up to this many units a pre-token is merged by rescanning its pairs once per rank (fastest for the
 # short words of real text); longer ones go through the O(n log n) heap of core.bpe.history.
 _SCAN_UNITS = 48
@@ -494,6 +498,7 @@ def train(
     progress: Callable[[int, int], None] | None = None,
     name: str | None = None,
     start_merges: Sequence[tuple[int, int]] = (),
+    max_chars: int | None = MAX_TRAINING_CHARS,
 ) -> BPEResult:
     """Learn BPE merges from ``corpus``: give ``vocab_size`` or ``num_merges``.
 
@@ -510,7 +515,9 @@ def train(
     the first merge and about a hundred times after, not once per merge; an exception it raises (a
     page's Stop button) ends the training there, with nothing kept. Pre-tokens longer than
     ``core.pretokenize.MAX_TRAINING_WORD`` characters are cut into pieces that long (a text without
-    spaces is one pre-token); encoding does not cut. Lone surrogates in ``corpus`` are read as U+FFFD.
+    spaces is one pre-token); encoding does not cut. ``max_chars`` bounds the characters of distinct
+    pre-tokens trained on (``MAX_TRAINING_CHARS``; ``None`` lifts it, as the command line does): a
+    corpus over it is refused at once. Lone surrogates in ``corpus`` are read as U+FFFD.
     ``end_of_word`` picks character BPE's layout of ``</w>`` (see the module's docstring).
 
     ``start_merges`` (byte mode) continues training after merges learned before, possibly with
@@ -542,6 +549,7 @@ def train(
     counted, alphabet, words_cut = _count_words(without_surrogates(corpus), mode, pattern, separate=separate)
     if not counted:
         raise ValueError("the corpus is empty: give it some text to learn merges from")
+    _check_budget(counted, max_chars)
     base = start.vocab_size if mode == "byte" else len(alphabet) + 1
     merges_wanted = _merges_wanted(vocab_size, num_merges, mode, base)
     if mode == "byte" and start.merges:
@@ -700,6 +708,15 @@ def _merges_wanted(vocab_size: int | None, num_merges: int | None, mode: Mode, b
     if base + num_merges > MAX_VOCAB:
         raise ValueError(f"the vocabulary can have at most {MAX_VOCAB:,} tokens")
     return num_merges
+
+
+def _check_budget(counted: Counter[str], max_chars: int | None) -> None:
+    distinct = sum(map(len, counted))
+    if max_chars is not None and distinct > max_chars:
+        raise ValueError(
+            f"the corpus has {distinct:,} characters in distinct pre-tokens, and BPE trains here on at most "
+            f"{max_chars:,}; a text with few spaces repeats few words: train on a smaller part of it"
+        )
 
 
 def _check_end_of_word(end_of_word: str) -> None:

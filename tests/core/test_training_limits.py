@@ -96,3 +96,14 @@ def test_the_unigram_budget_is_a_parameter_the_command_line_lifts() -> None:
     with pytest.raises(ValueError, match="at most 1,000"):
         unigram.train(text, vocab_size=60, max_chars=1_000)
     assert unigram.train(text, vocab_size=60, max_chars=None).tokenizer.vocab_size == 60
+
+
+def test_bpe_refuses_more_distinct_text_than_its_budget_unless_lifted() -> None:
+    from core.bpe.model import MAX_TRAINING_CHARS
+
+    rng = __import__("random").Random(4)
+    text = "".join(rng.choice("abcdefgh ") for _ in range(3_000))
+    with pytest.raises(ValueError, match="at most 1,000"):
+        bpe.train(text, num_merges=10, max_chars=1_000)
+    assert len(bpe.train(text, num_merges=10, max_chars=None).trace) == 10
+    assert len(bpe.train(text, num_merges=10).trace) == 10 and MAX_TRAINING_CHARS == 2_000_000
