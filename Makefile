@@ -4,7 +4,7 @@ PY := $(VENV)/bin/python
 PYTHON ?= python3
 PORT ?= 8501
 
-.PHONY: run test lint bench data install install-dev clean
+.PHONY: run test lint audit bench data install install-dev clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ data: install
 
 lint: install-dev
 	$(PY) -m ruff check .
+
+# Known advisories of every installed package (PyPI's advisory data: needs the network, so not in test).
+# --strict: a package that could not be checked fails the audit instead of passing unseen.
+audit: install-dev
+	$(PY) -m pip_audit --strict --progress-spinner off
 
 bench: install-dev
 	$(PY) bench/playground.py

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections import Counter
 
 import regex
 
@@ -130,3 +131,36 @@ def _timeout(text: str, budget: float | None) -> PatternTimeout:
         "backtracks too much (a repeat inside a repeat, such as (a|aa)+, tries every way to cut a run); "
         "simplify it, for example with possessive quantifiers such as a++"
     )
+
+
+# Training reads a word (pre-token) longer than this as pieces of this many characters. Subtle: a text
+# without spaces is one pre-token; cut, no training step works on more than this many characters at
+# once (Unigram's forward pass, BPE's merge of one word). It does not make a text that repeats no
+# word cheap: that costs by its distinct characters (Unigram's budget, core.unigram.MAX_TRAINING_CHARS,
+# and the pages' Stop button handle it). Encoding is not cut. 256 characters leave every word of real
+# prose whole.
+MAX_TRAINING_WORD = 256
+
+
+def cut_long_words(counted: Counter[str], limit: int = MAX_TRAINING_WORD) -> Counter[str]:
+    """Word counts with each word longer than ``limit`` characters cut into pieces of ``limit`` (the last
+    shorter), for training; the counts of equal pieces add up. Returns ``counted`` itself when no word is
+    that long.
+
+    >>> cut_long_words(Counter({"abcde": 2, "ab": 1}), limit=2)
+    Counter({'ab': 3, 'cd': 2, 'e': 2})
+    """
+    if limit < 1:
+        raise ValueError("limit must be at least 1 character")
+    if all(len(word) <= limit for word in counted):
+        return counted
+    out: Counter[str] = Counter()
+    for word, count in counted.items():
+        for start in range(0, len(word), limit):
+            out[word[start : start + limit]] += count
+    return out
+
+
+def long_word_note(limit: int = MAX_TRAINING_WORD) -> str:
+    """What the training pages say about the cut."""
+    return f"Words longer than {limit:,} characters are cut into pieces of {limit:,} for training (not for encoding)."

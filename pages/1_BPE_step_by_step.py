@@ -50,7 +50,7 @@ n = len(result.trace)
 st.sidebar.caption(
     widgets.md_escape(
         f"Showing: {settings.describe(stopped_at=n if result.stopped_early else None)}. The corpus went "
-        f"from {result.initial_tokens:,} to {result.corpus_tokens(n):,} tokens."
+        f"from {result.initial_tokens:,} to {result.corpus_tokens(n):,} tokens.{bpe_views.cut_note(result)}"
     )
 )
 if result.stop_reason:

@@ -37,7 +37,7 @@ if not sizes:
 grid = views.current_grid(sizes)
 if st.session_state[state.AL_TRAIN_ERROR]:
     st.error(st.session_state[state.AL_TRAIN_ERROR], icon=":material/error:")
-st.sidebar.caption(widgets.md_escape(f"Trained on: {grid.settings.describe()}."))
+st.sidebar.caption(widgets.md_escape(f"Trained on: {grid.settings.describe()}.{views.cut_note(grid)}"))
 if len(sizes) == 1:
     st.caption("One size: pick another to compare sizes side by side.")
 if not text:

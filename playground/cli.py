@@ -3,7 +3,9 @@
 For scripts and for preparing a talk offline. Output is a plain table or, with ``--json``, one JSON
 document on stdout; messages go to stderr. Exit codes scripts can rely on: 0 done; 1 some tokenizer
 or file could not be had (the rest is still printed; ``data`` uses it when anything is missing); 2 a
-usage error (unknown tokenizer, unreadable input, bad size), as Typer and Click use it.
+usage error (unknown tokenizer, unreadable input, bad size, an output file that cannot be written), as
+Typer and Click use it. Token counts (``count``, ``compare``) are the text's own tokens: tokens a
+tokenizer adds on its own (a BOS, ``[CLS]``) are not counted, as on the Playground's counts table.
 
 >>> from typer.testing import CliRunner
 >>> CliRunner().invoke(app, ["count", "Hello, world", "-t", "cl100k_base"]).exit_code
@@ -137,7 +139,10 @@ def count(
     text: TextArg = None, files: FilesOpt = None, tokenizers: TokenizersOpt = None, as_json: JsonOpt = False,
     special: Annotated[bool, typer.Option("--special", help="Read <|endoftext|> and the like as special tokens.")] = False,
 ) -> None:
-    """Count tokens (and characters, bytes, words) of a text or files under one or more tokenizers."""
+    """Count tokens (and characters, bytes, words) of a text or files under one or more tokenizers.
+
+    tokens: the text's own tokens; tokens the tokenizer adds on its own (a BOS, [CLS]) are not counted.
+    """
     inputs = read_input(text, files)
     loaded, missing = load_tokenizers(tokenizers)
     rows = []
@@ -159,16 +164,23 @@ def count(
 
 @app.command()
 def compare(text: TextArg = None, files: FilesOpt = None, tokenizers: TokenizersOpt = None, as_json: JsonOpt = False) -> None:
-    """Show how each tokenizer cuts the same text: its pieces separated by '|', with the count."""
+    """Show how each tokenizer cuts the same text: its pieces separated by '|', with the count.
+
+    The count is the text's own tokens, as 'count' gives: tokens the tokenizer adds on its own (a BOS,
+    [CLS]) are shown as [id] among the pieces but not counted.
+    """
     (_, value), *_ = read_input(text, files)
     loaded, missing = load_tokenizers(tokenizers)
-    result = {key: pieces(tok.encode(value)) for key, tok in loaded.items()}
+    encoded = {key: tok.encode(value) for key, tok in loaded.items()}
+    result = {key: pieces(tokens) for key, tokens in encoded.items()}
+    counts = {key: text_counts(value, tokens).tokens for key, tokens in encoded.items()}
     if as_json:
-        typer.echo(json.dumps({"pieces": result, "unavailable": missing}, ensure_ascii=False))
+        typer.echo(json.dumps({"pieces": result, "tokens": counts, "unavailable": missing}, ensure_ascii=False))
     else:
-        width = max(map(len, result), default=0)
+        width = max(map(len, [*result, "tokenizer"]))
+        typer.echo(f"{'tokenizer'.ljust(width)}  {'tokens':>6}  pieces ('|' between them; [id]: added, not counted)")
         for key, cut in result.items():
-            typer.echo(f"{key.ljust(width)}  {len(cut):>6,}  {'|'.join(cut)}")
+            typer.echo(f"{key.ljust(width)}  {counts[key]:>6,}  {'|'.join(cut)}")
     raise typer.Exit(UNAVAILABLE if missing else OK)
 
 
@@ -220,6 +232,9 @@ def train(
     if algorithm == "unigram-textbook" and out:
         raise fail("--out is not available for unigram-textbook: tokenizer.json has no Python re pattern "
                    "and no tie rule for its Viterbi; use -a unigram to export a Unigram tokenizer")
+    for path in (out, tiktoken_out):  # before training, which can take minutes
+        if path is not None and not path.parent.is_dir():
+            raise fail(f"cannot write {path}: the folder {path.parent} does not exist")
     text = _corpus_text(corpus)
     try:
         lines, hf_json, ranks = _train(algorithm, text, vocab_size, mode, want_ranks=tiktoken_out is not None)
@@ -227,13 +242,20 @@ def train(
         raise fail(str(exc)) from None
     typer.echo("\n".join(lines))
     if out:
-        out.write_text(hf_json(), encoding="utf-8")
+        _write(out, hf_json(), "utf-8")
         typer.echo(f"Wrote {out}", err=True)
     if tiktoken_out and ranks:
         encoded, pattern = ranks
-        tiktoken_out.write_text(encoded, encoding="ascii")
-        tiktoken_out.with_name(tiktoken_out.name + ".pattern").write_text(pattern + "\n", encoding="utf-8")
+        _write(tiktoken_out, encoded, "ascii")
+        _write(tiktoken_out.with_name(tiktoken_out.name + ".pattern"), pattern + "\n", "utf-8")
         typer.echo(f"Wrote {tiktoken_out} and its pattern", err=True)
+
+
+def _write(path: Path, content: str, encoding: str) -> None:
+    try:
+        path.write_text(content, encoding=encoding)
+    except OSError as exc:
+        raise fail(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _corpus_text(corpus: str) -> str:
@@ -269,14 +291,14 @@ def _train(algorithm: str, text: str, vocab_size: int, mode: str, *, want_ranks:
         from core import unigram
         from core.unigram.export import to_hf_json
 
-        result = unigram.train(text, vocab_size=vocab_size)
+        result = unigram.train(text, vocab_size=vocab_size, max_chars=None)  # your own machine: no server budget
         best = sorted(zip(result.tokenizer.vocab[1:], result.tokenizer.scores[1:], strict=True), key=lambda p: -p[1])
         lines = [f"{piece!r}  log p {score:.2f}" for piece, score in best[:10]]
         return _stopped(result) + lines, lambda: to_hf_json(result), _no_ranks(want_ranks, "Unigram")
     from core import bpe
     from core.bpe import export
 
-    result = bpe.train(text, vocab_size=vocab_size, mode=mode)  # type: ignore[arg-type]
+    result = bpe.train(text, vocab_size=vocab_size, mode=mode, max_chars=None)  # type: ignore[arg-type]
     lines = [f"{s.rank + 1:>5}  {bpe.piece_label(s.piece)!r}  count {s.count:,}" for s in result.trace[:10]]
     if want_ranks and mode != "byte":
         raise ValueError("--tiktoken needs --mode byte: a .tiktoken file holds byte-level merges")

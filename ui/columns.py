@@ -84,7 +84,7 @@ def column(
             icon=":material/expand_more:", type="tertiary",
         )
     widgets.export_menu(
-        text, lambda: uploads.tokens(key, text, allow_special), name=tokenizer.name,
+        text, uploads.tokens_later(key, text, allow_special), name=tokenizer.name,
         piece=getattr(tokenizer, "piece", None), show_whitespace=show_whitespace, key=f"pg_export_{key}",
         total=total,
     )

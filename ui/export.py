@@ -8,7 +8,12 @@ fitted to its pill with ``textLength``, so a font that is a little wider or narr
 pills overlap. Tokens that share a character (an emoji cut into byte tokens) are one dashed box with
 their bytes in hex underneath, as on the page. PNG goes through the system Chromium (the SVG
 rendered headless at twice the size); charts go through plotly and kaleido, which drive the same
-browser. Every piece of text in the SVG is escaped.
+browser. Every piece of text in the SVG is escaped, and characters XML 1.0 forbids (C0 controls, lone
+surrogates, U+FFFE, U+FFFF) are drawn as their Control Pictures (␀, ␛) or U+FFFD, so the file always parses.
+
+Every CSV the app writes goes through ``csv_cell`` (``frame_csv`` for a DataFrame): a text cell that
+starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a leading apostrophe, so a
+spreadsheet reads it as text rather than as a formula; numbers are left as they are.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import tempfile
 import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import regex
 
@@ -48,6 +54,45 @@ _KIND_FILL = {SPECIAL: "#3c3f58", ADDED: "#ffffff", UNKNOWN: "#ffc9c9"}
 _INVISIBLE = {"\u200d": "ZWJ", "\u200c": "ZWNJ", "\u200b": "ZWSP", "\ufeff": "BOM", "\u00ad": "SHY",
               "\u200e": "LRM", "\u200f": "RLM", "\u2060": "WJ"}
 _TEXT_MARKS = str.maketrans({" ": "·", "\t": "→", "\n": "↵", "\r": "␍"})
+# what XML 1.0 forbids in a document (its Char production allows tab, LF, CR, U+0020–U+D7FF,
+# U+E000–U+FFFD and U+10000 up); lone surrogates cannot even be written as UTF-8
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet may read as the start of a formula
+
+
+def xml_text(text: str) -> str:
+    """``text`` escaped for SVG/XML, with what XML 1.0 forbids drawn visibly (a C0 control as its picture).
+
+    >>> xml_text("a\x1b<b>\ufffe")
+    'a␛&lt;b&gt;�'
+    """
+    return html.escape(_NOT_XML.sub(_visible, text))
+
+
+def _visible(match: re.Match[str]) -> str:
+    char = match.group()
+    return chr(0x2400 + ord(char)) if ord(char) < 0x20 else "\ufffd"
+
+
+def csv_cell(value: Any) -> Any:
+    """A CSV cell a spreadsheet reads as text, never as a formula: a text starting with = + - @ tab or CR
+    gets a leading apostrophe; numbers (a negative one too) are left alone.
+
+    >>> csv_cell("=HYPERLINK(1)"), csv_cell(-3), csv_cell("word")
+    ("'=HYPERLINK(1)", -3, 'word')
+    """
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
+def frame_csv(frame: Any) -> str:
+    """A pandas DataFrame as CSV (no index, CRLF rows) with every text cell and header through ``csv_cell``."""
+    safe = frame.copy()
+    safe.columns = [csv_cell(str(c)) for c in safe.columns]
+    for position in range(safe.shape[1]):
+        column = safe.iloc[:, position]
+        if column.dtype.kind not in "biufc":  # numbers (a negative one too) stay numbers
+            safe.isetitem(position, column.map(csv_cell, na_action="ignore"))
+    return safe.to_csv(index=False, lineterminator="\r\n")  # RFC 4180: a cell holding \r or \n is quoted
 
 
 def palette() -> list[str]:
@@ -73,11 +118,11 @@ def tokens_json(text: str, tokens: Sequence[Token], piece: Callable[[int], str] 
 
 
 def tokens_csv(text: str, tokens: Sequence[Token], piece: Callable[[int], str] | None = None) -> str:
-    """The tokens as CSV with a header: id, bytes (hex), start, end, piece, kind, text."""
+    """The tokens as CSV with a header: id, bytes (hex), start, end, piece, kind, text (through ``csv_cell``)."""
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=["id", "bytes", "start", "end", "piece", "kind", "text"])
     writer.writeheader()
-    writer.writerows(token_rows(text, tokens, piece))
+    writer.writerows({name: csv_cell(value) for name, value in row.items()} for row in token_rows(text, tokens, piece))
     return out.getvalue()
 
 
@@ -124,7 +169,7 @@ def spans_svg(
     layout = _Layout()
     body: list[str] = []
     if title:
-        body.append(f'<text x="{PAD_PX}" y="{FONT_PX + 2}" font-weight="700">{html.escape(title)}</text>')
+        body.append(f'<text x="{PAD_PX}" y="{FONT_PX + 2}" font-weight="700">{xml_text(title)}</text>')
         layout.line = 1
     cursor, drawn = 0, 0
     for group in spans._groups(tokens):  # the renderer's own grouping: the same boxes as on the page
@@ -178,11 +223,11 @@ def _box(x: float, y: float, width: float, label: str, members: list[Token], col
     tip = "\n\n".join(_tip(t, piece) for t in members)
     text_width = max(width - 2 * PAD_PX, 1)
     parts = [
-        f'<g><title>{html.escape(tip)}</title>',
+        f'<g><title>{xml_text(tip)}</title>',
         f'<rect x="{x:.1f}" y="{y:.1f}" width="{width:.1f}" height="{LINE_PX - 8}" rx="5" fill="{fill}" '
         f'stroke="{stroke}"{dash}/>',
         f'<text x="{x + PAD_PX:.1f}" y="{y + FONT_PX + 3:.1f}" fill="{ink}" textLength="{text_width:.1f}" '
-        f'lengthAdjust="spacingAndGlyphs">{html.escape(label)}</text>',
+        f'lengthAdjust="spacingAndGlyphs">{xml_text(label)}</text>',
     ]
     if len(members) > 1:  # the count under the box; each token's bytes are in the tooltip
         parts.append(f'<text x="{x + width / 2:.1f}" y="{y + LINE_PX + 3:.1f}" font-size="11" fill="#555" '
@@ -201,7 +246,7 @@ def _gap(covered: str, layout: _Layout, body: list[str], show_whitespace: bool) 
         layout.place(_width(label))
     else:
         x, y = layout.place(_width(label))
-        body.append(f'<text x="{x:.1f}" y="{y + FONT_PX + 3:.1f}" fill="#888888">{html.escape(label)}</text>')
+        body.append(f'<text x="{x:.1f}" y="{y + FONT_PX + 3:.1f}" fill="#888888">{xml_text(label)}</text>')
     if "\n" in covered:
         layout.newline()
 

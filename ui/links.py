@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 import urllib.parse
 import zlib
 from collections.abc import Callable, Mapping
@@ -32,11 +33,18 @@ from ui.widgets import md_escape
 
 URL_LIMIT = 8_000  # characters in the query string; browsers and servers take more, chat apps often not
 MAX_TEXT = 1_000_000  # characters a link's text may unpack to
+TOO_LONG = f"the text is too long (a link's text holds at most {MAX_TEXT:,} characters)"
+MAX_ITEMS = 1_000  # items in a link's list (every list a page keeps is far shorter)
 PLAIN_MAX = 80  # strings up to this long (and plain) are sent as they are
 NOTES = "_link_notes"  # what the last opened link could not apply
 _SEEN = "_link_seen"
 PRESENT = "present"  # the parameter for presentation mode, on every page
 PAGE = "page"  # which page a link is for: parameters left over from another page are not applied
+# every page's name in its links (the ``page=`` each page passes to ``sync``); any other is a bad link
+PAGES = frozenset({
+    "playground", "bpe", "algorithms", "words", "tax", "unicode", "pretokenization", "pitfalls", "beyond",
+    "inside", "chat",
+})
 
 Check = Callable[[Any], Any]  # returns the cleaned value or raises ValueError with a reason
 
@@ -72,20 +80,30 @@ def decode(raw: str, default: Any) -> Any:
         return float(raw)
     if isinstance(default, (list, tuple)):
         items = _json_list(_unpack(raw)) if raw.startswith("~") else (raw.split(",") if raw else [])
+        if len(items) > MAX_ITEMS:
+            raise ValueError(f"the list has {len(items):,} items; a link holds at most {MAX_ITEMS:,}")
         if default and all(isinstance(v, int) for v in default):
             return [int(v) for v in items]
         return items
-    return _unpack(raw) if raw.startswith("~") else raw
+    return _unpack(raw) if raw.startswith("~") else _bounded(raw)
 
 
 def _json_list(text: str) -> list[str]:
+    # subtle: a packed list is JSON, and JSON nested 100,000 deep makes json.loads raise RecursionError
+    # (a 163-character link did); a list of strings needs one level, so deeper nesting is refused first
+    structure = _JSON_STRING.sub("", text)
+    if structure.count("[") > 1 or "{" in structure:
+        raise ValueError("the packed list holds nested lists or objects; a link's list holds only strings")
     try:
         items = json.loads(text)
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         raise ValueError("the packed list is damaged") from None
     if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
         raise ValueError("the packed list is not a list of strings")
     return items
+
+
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')  # a JSON string literal, escapes and all
 
 
 def _pack(text: str) -> str:
@@ -93,17 +111,26 @@ def _pack(text: str) -> str:
 
 
 def _unpack(raw: str) -> str:
+    """A packed text back, never inflating more than ``MAX_TEXT`` characters could take in UTF-8."""
     try:
         data = base64.b64decode(raw[1:] + "=" * (-len(raw[1:]) % 4), altchars=b"-_", validate=True)
         inflater = zlib.decompressobj()
+        # subtle: the bound is on the inflated bytes, so a tiny link never expands past 4 MB; the
+        # stated limit is then applied to the characters (an ASCII text may use only a quarter of it)
         out = inflater.decompress(data, MAX_TEXT * 4 + 1)
         if len(out) > MAX_TEXT * 4 or inflater.unconsumed_tail:
-            raise ValueError("the text is too long")
+            raise ValueError(TOO_LONG)
         if not inflater.eof:
             raise ValueError("the packed text is cut short")
-        return out.decode("utf-8")
+        return _bounded(out.decode("utf-8"))
     except (binascii.Error, zlib.error, UnicodeDecodeError) as exc:
         raise ValueError(f"the packed text is damaged ({type(exc).__name__})") from None
+
+
+def _bounded(text: str) -> str:
+    if len(text) > MAX_TEXT:
+        raise ValueError(TOO_LONG)
+    return text
 
 
 def sync(
@@ -118,28 +145,17 @@ def sync(
     derive more state from it (the BPE page's trained model), and returns notes of its own.
     """
     keys = {param_name(k): k for k in checks}
+    if PAGE in keys or PRESENT in keys:  # the pager once called "page" broke every link of its page
+        raise ValueError(f"'{PAGE}' and '{PRESENT}' are every link's own parameters: rename the key")
     query = {name: st.query_params.get(name, "") for name in st.query_params}
     seen = st.session_state.setdefault(_SEEN, {})
     applied = False
-    notes: list[str] = []
-    if query and query != seen.get(page) and query.get(PAGE) == page:
+    if query and query != seen.get(page) and query.get(PAGE) not in PAGES | {page, None}:
+        # a link all the same, though it names no page (hand-edited, cut short): say so, never silently
+        st.session_state[NOTES] = [f"ignored the whole link: '{PAGE}' names no page ({query[PAGE][:40]!r})"]
+    elif query and query != seen.get(page) and query.get(PAGE) == page:
         applied = True
-        for name, raw in query.items():
-            if name == PAGE:
-                continue
-            if name == PRESENT:  # read by ui.nav.page_setup, before the toggle is drawn
-                continue
-            key = keys.get(name)
-            if key is None:
-                notes.append(f"ignored the unknown parameter '{name}'")
-                continue
-            try:
-                value = decode(raw, defaults[key])
-                check = checks[key]
-                st.session_state[key] = check(value) if check else value
-            except ValueError as exc:
-                notes.append(f"ignored '{name}': {exc}")
-    if applied:
+        notes = _apply(query, defaults, checks, keys)
         if on_apply is not None:
             notes += on_apply()
         st.session_state[NOTES] = notes
@@ -147,6 +163,28 @@ def sync(
     with st.sidebar:
         copy_link([*st.session_state.get(NOTES, []), *dropped])
     return applied
+
+
+def _apply(
+    query: Mapping[str, str], defaults: Mapping[str, Any], checks: Mapping[str, Check | None],
+    keys: Mapping[str, str],
+) -> list[str]:
+    """Put a link's parameters into the session keys; notes on what could not be applied."""
+    notes = []
+    for name, raw in query.items():
+        if name in (PAGE, PRESENT):  # present= is read by ui.nav.page_setup, before the toggle is drawn
+            continue
+        key = keys.get(name)
+        if key is None:
+            notes.append(f"ignored the unknown parameter '{name}'")
+            continue
+        try:
+            value = decode(raw, defaults[key])
+            check = checks[key]
+            st.session_state[key] = check(value) if check else value
+        except ValueError as exc:
+            notes.append(f"ignored '{name}': {exc}")
+    return notes
 
 
 def _write(defaults: Mapping[str, Any], keys: Mapping[str, str], page: str) -> tuple[dict[str, str], list[str]]:

@@ -299,7 +299,7 @@ def init_inside() -> None:
 # Owned by those pages; their widgets carry the "uc_", "pt_" and "pf_" prefixes.
 UC_TEXT = "uc_text"
 UC_VIEW = "uc_view"  # "characters", "normalization", "tokenizers" or "flags"
-UC_PAGE = "uc_page"  # the characters table's page, from 1
+UC_PAGE = "uc_rows_page"  # the characters table's page, from 1 (in a link "rows_page": "page" names the page)
 UC_TOKENIZERS = "uc_tokenizers"  # registry keys whose normalization is shown
 
 UC_DEFAULT_TEXT = (
@@ -418,9 +418,11 @@ AL_UNIGRAM_RECIPE = "al_unigram_recipe"  # training form: a key of core.vocab_gr
 AL_APPLIED = "al_applied"  # the corpus and flavour trained on (ui.algorithms.store.GridSettings); None = defaults
 AL_OWN_TEXT = "al_own_text"  # the pasted or uploaded corpus of the applied settings
 AL_TRAIN_ERROR = "al_train_error"  # why the last "Train" did not train, or ""
+TRAINING_STOPPED = "training_stopped"  # the page whose Stop button interrupted a training (ui.store)
 AL_TEXT = "al_text"  # the text cut in every cell
 AL_SIZES = "al_sizes"  # the grid's columns: vocabulary sizes from core.vocab_grid.SIZE_OPTIONS
 AL_SIZES_LAST = "al_sizes_last"  # the sizes before the last click (a fifth pick is taken back)
+AL_SIZES_TRAINED = "al_sizes_trained"  # the sizes of the last grid shown (a stopped training goes back to them)
 AL_SHOW_WHITESPACE = "al_show_whitespace"
 AL_FOCUS = "al_focus"  # the size the three closer looks use
 AL_DROPOUT = "al_dropout"  # BPE-dropout's p
@@ -447,6 +449,7 @@ def algorithms_defaults() -> dict[str, Any]:
         AL_TEXT: AL_DEFAULT_TEXT,
         AL_SIZES: [300, 500, 1000],
         AL_SIZES_LAST: [300, 500, 1000],
+        AL_SIZES_TRAINED: [300, 500, 1000],
         AL_SHOW_WHITESPACE: True,
         AL_FOCUS: 500,
         AL_DROPOUT: 0.1,

@@ -50,17 +50,56 @@ class KeptStore:
                         self._locks.pop(old, None)
             return found
 
-    def get_with_bar(self, key: Hashable, make: Callable[[Any], Any], *, first: str = "Loading the corpus …") -> Any:
+    def get_with_bar(
+        self, key: Hashable, make: Callable[[Any], Any], *, first: str = "Loading the corpus …", stop: str | None = None,
+    ) -> Any:
         """``get``, where a value still to be made is made by ``make(bar)`` under a Streamlit progress bar
-        (opened with ``first``, cleared afterwards, whatever happens); a kept value draws no bar."""
+        (opened with ``first``, cleared afterwards, whatever happens); a kept value draws no bar. With
+        ``stop`` (the page's name) a Stop button sits under the bar (``stop_button``)."""
         found = self.peek(key)
         if found is not None:
             return found
         import streamlit as st  # here, not at the top: the store itself is plain Python
 
         slot = st.empty()
-        bar = slot.progress(0.0, text=first)
+        with slot.container():
+            bar = st.progress(0.0, text=first)
+            if stop is not None:
+                stop_button(stop)
         try:
             return self.get(key, lambda: make(bar))
         finally:
             slot.empty()
+
+
+def stop_button(page: str, on_stop: Callable[[], None] | None = None) -> None:
+    """A "Stop training" button to draw beside a training's progress bar.
+
+    Subtle: a click while the script trains makes Streamlit stop that run at its next call into
+    Streamlit, which is the next progress report: the exception comes out of the progress callback
+    and ends the training inside ``core`` (nothing is kept: the store keeps only what was made). The
+    next run then finds ``was_stopped(page)`` true; ``on_stop`` runs first, before any widget is drawn.
+    """
+    import streamlit as st
+
+    from ui import state
+
+    def stopped() -> None:
+        st.session_state[state.TRAINING_STOPPED] = page
+        if on_stop is not None:
+            on_stop()
+
+    st.button("Stop training", key=f"{page}_stop_training", on_click=stopped, icon=":material/stop_circle:",
+              help="Stops this training; the page keeps what it showed before.")
+
+
+def was_stopped(page: str) -> bool:
+    """Whether ``page``'s Stop button interrupted a training since the last call (then forgotten)."""
+    import streamlit as st
+
+    from ui import state
+
+    if st.session_state.get(state.TRAINING_STOPPED) != page:
+        return False
+    del st.session_state[state.TRAINING_STOPPED]
+    return True

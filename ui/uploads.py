@@ -112,8 +112,10 @@ def _results() -> SizedCache:
     return SizedCache(max_bytes=UPLOAD_RESULTS_MB * 1_000_000, size=cache.result_size, ttl=UPLOAD_RESULTS_TTL_S)
 
 
-def _analyze_upload(upload: Upload, text: str, allow_special: bool) -> cache.Analysis:
-    return _results().get(
+def _analyze_upload(
+    upload: Upload, text: str, allow_special: bool, results: SizedCache | None = None,
+) -> cache.Analysis:
+    return (_results() if results is None else results).get(
         ("analysis", upload.key, cache.text_digest(text), allow_special),
         lambda: cache.compute_analysis(upload.key, upload.tokenizer, text, allow_special),
     )
@@ -148,11 +150,25 @@ def spans_html(
 
 def tokens(key: str, text: str, allow_special: bool) -> Sequence[Token]:
     """Every token of ``text`` under ``key`` (registry or uploaded), built once (for the exports)."""
+    return tokens_later(key, text, allow_special)()
+
+
+def tokens_later(key: str, text: str, allow_special: bool) -> Callable[[], Sequence[Token]]:
+    """``tokens`` to be called later, by a deferred download.
+
+    subtle: Streamlit calls a download's data function when the file is asked for, outside the
+    session's script run, where ``st.session_state`` is out of reach (an upload's export raised
+    ``KeyError: 'upload:…'`` and gave no file); so the upload and the result cache are looked up now.
+    """
     if not is_uploaded(key):
-        return cache.all_tokens(key, text, allow_special)
-    upload = _uploads()[key]
-    analysis = _analyze_upload(upload, text, allow_special)
-    return cache.tokens(upload.key, upload.tokenizer, analysis, text, allow_special, results=_results())
+        return lambda: cache.all_tokens(key, text, allow_special)
+    upload, results = _uploads()[key], _results()
+
+    def later() -> Sequence[Token]:
+        analysis = _analyze_upload(upload, text, allow_special, results)
+        return cache.tokens(upload.key, upload.tokenizer, analysis, text, allow_special, results=results)
+
+    return later
 
 
 # -- the uploader ----------------------------------------------------------------------------------

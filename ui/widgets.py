@@ -293,7 +293,8 @@ def export_menu(
         row.download_button("JSON", data=lambda: export.tokens_json(text, tokens(), piece, tokenizer=name),
                             file_name=f"{stem}.json", mime="application/json", key=f"{key}_json", on_click="ignore")
         row.download_button("CSV", data=lambda: export.tokens_csv(text, tokens(), piece), file_name=f"{stem}.csv",
-                            mime="text/csv", key=f"{key}_csv", on_click="ignore")
+                            mime="text/csv", key=f"{key}_csv", on_click="ignore",
+                            help="A cell starting with = + - @ gets a leading apostrophe, so spreadsheets read it as text.")
 
 
 def chart(figure: Any, data: Any = None, *, key: str, name: str, **options: Any) -> Any:
@@ -326,7 +327,7 @@ def chart(figure: Any, data: Any = None, *, key: str, name: str, **options: Any)
                         key=f"{key}_png", icon=":material/image:", on_click="ignore")
     row.download_button("Chart (SVG)", data=image("svg"), file_name=f"{stem}.svg", mime="image/svg+xml",
                         key=f"{key}_svg", icon=":material/image:", on_click="ignore")
-    row.download_button("Data (CSV)", data=lambda: data.to_csv(index=False), file_name=f"{stem}.csv",
+    row.download_button("Data (CSV)", data=lambda: export.frame_csv(data), file_name=f"{stem}.csv",
                         mime="text/csv", key=f"{key}_csv", icon=":material/table:", on_click="ignore")
     return event
 

@@ -46,7 +46,7 @@ import regex
 from core.bpe.history import NEVER, History, Merges, build_tokens, byte_owners, merge_lowest_first
 from core.bpe.pair_counts import MAX_VOCAB, PairCounts, TieBreak, pair_counts
 from core.patterns import GPT2_PATTERN, NAMED_PATTERNS
-from core.pretokenize import chunks, compile_pattern, split
+from core.pretokenize import MAX_TRAINING_WORD, chunks, compile_pattern, cut_long_words, split
 from core.textio import without_surrogates
 from core.types import TEXT, UNKNOWN, Token
 
@@ -93,6 +93,10 @@ UNSEEN_CHARACTER: dict[str, str] = {
 _WORDS = regex.compile(r"\S+")  # char mode's words; the same cut in training and encoding
 _SHIFT = 32  # a pair (left, right) is the int left << 32 | right: faster dict keys than tuples
 _PROGRESS_CALLS = 100  # progress is reported about this many times, not once per merge
+# The training budget, in characters of distinct pre-tokens (each counted once however often it
+# occurs): work and memory grow with them (905,502, a megabyte without spaces: about 40 s for 20,000
+# merges on a busy 2-core machine, 270 MB). Ordinary corpora repeat their words and stay far below.
+MAX_TRAINING_CHARS = 2_000_000
 # Up to this many units a pre-token is merged by rescanning its pairs once per rank (fastest for the
 # short words of real text); longer ones go through the O(n log n) heap of core.bpe.history.
 _SCAN_UNITS = 48
@@ -473,7 +477,8 @@ class BPEResult:
 
     ``initial_tokens`` is the training corpus's size in tokens before any merge (its bytes, or its
     characters in char mode); with each step's ``tokens_after`` it draws tokens-vs-vocabulary
-    without re-encoding anything.
+    without re-encoding anything. ``words_cut`` counts the distinct pre-tokens (words in char mode)
+    longer than ``core.pretokenize.MAX_TRAINING_WORD`` characters that training read cut into pieces.
     """
 
     tokenizer: BPETokenizer
@@ -482,6 +487,7 @@ class BPEResult:
     stop_reason: str | None
     tie_break: TieBreak
     initial_tokens: int
+    words_cut: int = 0
 
     def corpus_tokens(self, k: int) -> int:
         """Tokens in the training corpus after the first ``k`` merges.
@@ -508,6 +514,7 @@ def train(
     progress: Callable[[int, int], None] | None = None,
     name: str | None = None,
     start_merges: Sequence[tuple[int, int]] = (),
+    max_chars: int | None = MAX_TRAINING_CHARS,
 ) -> BPEResult:
     """Learn BPE merges from ``corpus``: give ``vocab_size`` or ``num_merges``.
 
@@ -520,8 +527,13 @@ def train(
     top pair whose first occurrence comes first in the corpus as it stands after the merges so far,
     which is what minbpe's ``max(stats, key=stats.get)`` does, so its merges come out exactly (subtle:
     not ``"largest_pair"``, whatever the shape of that ``max`` suggests). Training stops early,
-    and says why, when no pair occurs ``min_count`` times. ``progress(done, total)`` is called about
-    a hundred times, not once per merge. Lone surrogates in ``corpus`` are read as U+FFFD.
+    and says why, when no pair occurs ``min_count`` times. ``progress(done, total)`` is called before
+    the first merge and about a hundred times after, not once per merge; an exception it raises (a
+    page's Stop button) ends the training there, with nothing kept. Pre-tokens longer than
+    ``core.pretokenize.MAX_TRAINING_WORD`` characters are cut into pieces that long (a text without
+    spaces is one pre-token); encoding does not cut. ``max_chars`` bounds the characters of distinct
+    pre-tokens trained on (``MAX_TRAINING_CHARS``; ``None`` lifts it, as the command line does): a
+    corpus over it is refused at once. Lone surrogates in ``corpus`` are read as U+FFFD.
     ``end_of_word`` picks character BPE's layout of ``</w>`` (see the module's docstring).
 
     ``start_merges`` (byte mode) continues training after merges learned before, possibly with
@@ -550,9 +562,10 @@ def train(
     if mode == "byte":
         _merges_wanted(vocab_size, num_merges, mode, start.vocab_size)  # fail fast, before reading the corpus
     separate = mode == "char" and end_of_word == "separate"
-    counted, alphabet = _count_words(without_surrogates(corpus), mode, pattern, separate=separate)
+    counted, alphabet, words_cut = _count_words(without_surrogates(corpus), mode, pattern, separate=separate)
     if not counted:
         raise ValueError("the corpus is empty: give it some text to learn merges from")
+    _check_budget(counted, max_chars)
     base = start.vocab_size if mode == "byte" else len(alphabet) + 1
     merges_wanted = _merges_wanted(vocab_size, num_merges, mode, base)
     if mode == "byte" and start.merges:
@@ -584,7 +597,9 @@ def train(
         merges=[*start.merges, *((s.left, s.right) for s in trace)], mode=mode, pattern=pattern,
         alphabet=alphabet, end_of_word=end_of_word, name=name,
     )
-    return BPEResult(tokenizer, tuple(trace), stop_reason is not None, stop_reason, tie_break, counts.initial_tokens)
+    return BPEResult(
+        tokenizer, tuple(trace), stop_reason is not None, stop_reason, tie_break, counts.initial_tokens, words_cut,
+    )
 
 
 def _run_merges(
@@ -604,6 +619,8 @@ def _run_merges(
     """
     trace: list[MergeStep] = []
     every = max(1, merges_wanted // _PROGRESS_CALLS)
+    if progress is not None:
+        progress(0, merges_wanted)
     for i in range(merges_wanted):
         top = counts.leaders(top_k)
         if not top or top[0][2] < min_count:
@@ -672,17 +689,21 @@ def _spell(start: BPETokenizer, chunks: Iterable[str]) -> list[str]:
 
 def _count_words(
     corpus: str, mode: Mode, pattern: str, *, separate: bool = False
-) -> tuple[Counter[str], tuple[str, ...]]:
-    """Pre-tokens (byte mode) or words (char mode) with their counts, in order of first appearance,
+) -> tuple[Counter[str], tuple[str, ...], int]:
+    """Pre-tokens (byte mode) or words (char mode) with their counts, in order of first appearance
+    (those over ``MAX_TRAINING_WORD`` characters cut into pieces of that many: ``cut_long_words``; how
+    many distinct ones were cut comes third),
     and in char mode the alphabet: each character, and ``c</w>`` for each character ending a word
     (glued) or one ``</w>`` first (separate)."""
+    found = Counter(chunks(corpus, pattern) if mode == "byte" else _WORDS.findall(corpus))
+    cut = sum(len(word) > MAX_TRAINING_WORD for word in found)
+    counted = cut_long_words(found)
     if mode == "byte":
-        return Counter(chunks(corpus, pattern)), ()
-    counted = Counter(_WORDS.findall(corpus))
+        return counted, (), cut
     if separate:
-        return counted, (END_OF_WORD, *sorted(set().union(*counted)))
+        return counted, (END_OF_WORD, *sorted(set().union(*counted))), cut
     inner = {c for word in counted for c in word[:-1]}
-    return counted, tuple(sorted(inner | {word[-1] + END_OF_WORD for word in counted}))
+    return counted, tuple(sorted(inner | {word[-1] + END_OF_WORD for word in counted})), cut
 
 
 def _merges_wanted(vocab_size: int | None, num_merges: int | None, mode: Mode, base: int) -> int:
@@ -703,6 +724,15 @@ def _merges_wanted(vocab_size: int | None, num_merges: int | None, mode: Mode, b
     if base + num_merges > MAX_VOCAB:
         raise ValueError(f"the vocabulary can have at most {MAX_VOCAB:,} tokens")
     return num_merges
+
+
+def _check_budget(counted: Counter[str], max_chars: int | None) -> None:
+    distinct = sum(map(len, counted))
+    if max_chars is not None and distinct > max_chars:
+        raise ValueError(
+            f"the corpus has {distinct:,} characters in distinct pre-tokens, and BPE trains here on at most "
+            f"{max_chars:,}; a text with few spaces repeats few words: train on a smaller part of it"
+        )
 
 
 def _check_end_of_word(end_of_word: str) -> None:

@@ -21,14 +21,13 @@ and Viterbi over all words at once, in numpy), ``trainer`` (EM and pruning, the 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from core.patterns import NAMED_PATTERNS
-from core.pretokenize import compile_pattern
+from core.pretokenize import MAX_TRAINING_WORD, compile_pattern, cut_long_words
 from core.textio import without_surrogates
 from core.unigram.model import UNK, LatticeEdge, Segmentation, UnigramTokenizer, WordLattice
 from core.unigram.seed import make_seed
@@ -52,8 +51,13 @@ __all__ = [
 
 MAX_PIECE_LEN = 64
 # Training cuts longer words (a text without spaces is one word) into parts this long; no piece spans a cut.
-MAX_WORD_CHARS = 1024
+MAX_WORD_CHARS = MAX_TRAINING_WORD  # longer words are cut for training (core.pretokenize.cut_long_words)
 DEFAULT_SEED_SIZE = 1_000_000  # SentencePiece's seed_sentencepiece_size
+# The training budget, in characters of distinct words (each counted once however often it occurs):
+# the seed and its lattices take about 1 KB per such character (975 MB peak for 1,000,000 of them,
+# a megabyte without spaces), so this bounds a training near half a gigabyte. Ordinary corpora have
+# far fewer (the largest in the catalog, La Regenta's 1.8 MB, has 430,164).
+MAX_TRAINING_CHARS = 500_000
 
 
 class VocabSizeError(ValueError):
@@ -99,6 +103,7 @@ def train(
     split_by_script: bool = True,
     progress: Callable[[int, int], None] | None = None,
     name: str | None = None,
+    max_chars: int | None = MAX_TRAINING_CHARS,
 ) -> UnigramResult:
     """Learn ``vocab_size`` pieces (``<unk>`` included) from ``corpus``.
 
@@ -107,8 +112,12 @@ def train(
     comes on top); each pruning round keeps ``shrink`` of the vocabulary (or drops more, when more
     pieces are useless); ``em_iterations`` EM steps run per round. ``split_by_script`` forbids pieces
     that mix scripts (``o,``, ``a1``: digits and punctuation are one "common" script), as
-    SentencePiece does by default. ``progress(done, total)`` is called after each round. Lone
-    surrogates are read as U+FFFD.
+    SentencePiece does by default. ``progress(done, total)`` is called once the seed is made and after
+    every EM iteration; an exception it raises (a page's Stop button) ends the training there. Words
+    longer than ``MAX_WORD_CHARS`` are cut into pieces that long (``core.pretokenize.cut_long_words``).
+    ``max_chars`` bounds the characters of distinct words trained on (about 1 KB of memory each): a
+    corpus over it is refused with a ``ValueError`` at once; ``None`` lifts the bound (the command line).
+    Lone surrogates are read as U+FFFD.
 
     >>> result = train("hug hugs hugging pug pugs bun buns", vocab_size=14)  # 10 characters
     >>> [(r.pieces_before, r.pieces_kept) for r in result.trace]
@@ -116,7 +125,7 @@ def train(
     >>> sorted(piece for piece in result.tokenizer.vocab[1:] if len(piece) > 1)
     ['hug', '▁bun', '▁hug', '▁pug']
     """
-    options = _Options(pattern, max_piece_len, seed_size, shrink, em_iterations, split_by_script)
+    options = _Options(pattern, max_piece_len, seed_size, shrink, em_iterations, split_by_script, max_chars)
     return _train(corpus, [vocab_size], options, progress, name)[vocab_size]
 
 
@@ -131,6 +140,7 @@ def train_sizes(
     em_iterations: int = 2,
     split_by_script: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    max_chars: int | None = MAX_TRAINING_CHARS,
 ) -> dict[int, UnigramResult]:
     """Several vocabulary sizes from one run: ``train`` to the largest, then onward to each smaller one.
 
@@ -143,7 +153,7 @@ def train_sizes(
     """
     if not vocab_sizes:
         raise ValueError("give at least one vocabulary size")
-    options = _Options(pattern, max_piece_len, seed_size, shrink, em_iterations, split_by_script)
+    options = _Options(pattern, max_piece_len, seed_size, shrink, em_iterations, split_by_script, max_chars)
     return _train(corpus, list(vocab_sizes), options, progress, None)
 
 
@@ -167,6 +177,7 @@ class _Options:
     shrink: float
     em_iterations: int
     split_by_script: bool
+    max_chars: int | None
 
 
 def _train(
@@ -177,7 +188,7 @@ def _train(
     name: str | None,
 ) -> dict[int, UnigramResult]:
     _check(sizes, options)
-    words, counts, alphabet = _count_words(corpus, options.pattern, min(sizes))
+    words, counts, alphabet = _count_words(corpus, options.pattern, min(sizes), options.max_chars)
     seed = make_seed(
         words,
         counts,
@@ -219,15 +230,21 @@ def _train(
 
 
 def _count_words(
-    corpus: str, pattern: str | None, smallest: int
+    corpus: str, pattern: str | None, smallest: int, max_chars: int | None = MAX_TRAINING_CHARS,
 ) -> tuple[list[str], np.ndarray, tuple[str, ...]]:
     """The distinct words, their counts and the alphabet; ``ValueError`` when nothing fits."""
     counted = word_counts(without_surrogates(corpus), pattern)
     if not counted:
         raise ValueError("the corpus is empty: give it some text to learn pieces from")
-    if any(len(word) > MAX_WORD_CHARS for word in counted):
-        counted = _cut_long_words(counted)
+    counted = cut_long_words(counted, MAX_WORD_CHARS)
     words = list(counted)
+    distinct = sum(map(len, words))
+    if max_chars is not None and distinct > max_chars:
+        raise ValueError(
+            f"the corpus has {distinct:,} characters in distinct words, and Unigram trains here on at most "
+            f"{max_chars:,} (about {max_chars / 1e6:.1f} GB of memory); a text with few spaces repeats few "
+            "words: train on a smaller part of it"
+        )
     alphabet = tuple(sorted(set("".join(words))))
     if smallest < len(alphabet) + 1:
         raise VocabSizeError(
@@ -236,16 +253,6 @@ def _count_words(
             least=len(alphabet) + 1,
         )
     return words, np.fromiter(counted.values(), dtype=np.float64, count=len(words)), alphabet
-
-
-def _cut_long_words(counted: Counter[str]) -> Counter[str]:
-    """Words cut into parts of at most ``MAX_WORD_CHARS`` (for training only): the forward pass takes
-    one step per position of the longest word, so a text without spaces would take millions."""
-    out: Counter[str] = Counter()
-    for word, count in counted.items():
-        for start in range(0, len(word), MAX_WORD_CHARS):
-            out[word[start : start + MAX_WORD_CHARS]] += count
-    return out
 
 
 def _check(sizes: list[int], options: _Options) -> None:

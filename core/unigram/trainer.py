@@ -115,13 +115,23 @@ def run(
     progress: Callable[[int, int], None] | None,
 ) -> tuple[list[Snapshot], list[PruneRound]]:
     """EM and pruning from ``seed`` down to each of ``targets`` (numbers of pieces) in turn, largest
-    first: one run passes through every size, and the vocabulary is taken when it gets there."""
+    first: one run passes through every size, and the vocabulary is taken when it gets there.
+
+    ``progress(done, total)`` is called after every EM iteration; an exception it raises (a Stop
+    button's) ends the run there, with nothing kept."""
     model = _Model(seed)
     trace: list[PruneRound] = []
     snapshots: list[Snapshot] = []
     pending = sorted(set(targets), reverse=True)
     start_size = model.size
     span = math.log(start_size / pending[-1]) if start_size > pending[-1] else 1.0
+
+    def report() -> None:
+        if progress is not None:
+            done = math.log(start_size / model.size) / span if model.size < start_size else 0.0
+            progress(min(PROGRESS_STEPS - 1, int(done * PROGRESS_STEPS)), PROGRESS_STEPS)
+
+    report()
     while pending:
         target, before = pending[0], model.size
         lls, vanished = [], []
@@ -129,15 +139,14 @@ def run(
             counts, log_likelihood = model.lattices.expected_counts(model.scores, model.size)
             lls.append(log_likelihood / total_chars)
             vanished.extend(_m_step(model, counts, target))
+            report()
         dropped = _prune(model, target, shrink) if model.size > target else []
         trace.append(PruneRound(len(trace) + 1, before, tuple(lls), tuple(vanished), tuple(dropped), model.size))
         if not dropped:  # EM ran on exactly the target vocabulary: it is done
             pieces = list(zip(model.pieces, model.scores.tolist(), strict=True))
             snapshots.append(Snapshot(target, pieces, len(trace)))
             pending.pop(0)
-        if progress is not None:
-            done = math.log(start_size / model.size) / span if model.size < start_size else 0.0
-            progress(min(PROGRESS_STEPS - 1, int(done * PROGRESS_STEPS)), PROGRESS_STEPS)
+        report()
     if progress is not None:
         progress(PROGRESS_STEPS, PROGRESS_STEPS)
     return snapshots, trace

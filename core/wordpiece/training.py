@@ -141,7 +141,8 @@ def train(
     vocabulary has ``vocab_size`` pieces. Only pairs occurring ``min_count`` times or more compete (as
     ``min_frequency`` in Hugging Face's trainers): the score alone favours pairs of rare symbols, a name
     seen once scores 1. Training stops early, and says why, when no pair is left to merge.
-    ``progress(done, total)`` is called about a hundred times. Lone surrogates read as U+FFFD.
+    ``progress(done, total)`` is called about a hundred times; an exception it raises (a page's Stop
+    button) ends the training there. Lone surrogates read as U+FFFD.
 
     >>> result = train("hug " * 10 + "pug " * 5 + "pun " * 12 + "bun " * 4 + "hugs " * 5, vocab_size=11)
     >>> [(step.piece, step.count, step.left_count, step.right_count) for step in result.trace]

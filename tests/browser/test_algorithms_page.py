@@ -59,3 +59,30 @@ def test_a_pill_never_breaks_across_lines_in_a_narrow_cell(algorithms_page: obje
         "() => [...document.querySelectorAll('.al-cell .tp-spans > b')].filter(e => e.getClientRects().length > 1).length"
     )
     assert split == 0
+
+
+def test_a_long_training_can_be_stopped_from_the_page(algorithms_page: object, tmp_path) -> None:
+    import random
+    import time
+
+    page = algorithms_page
+    rng = random.Random(19)  # 400,000 random letters without a space: all three trainings take long
+    path = tmp_path / "nospace.txt"
+    path.write_text("".join(rng.choice("etaoinshrdlucmfw") for _ in range(400_000)), encoding="utf-8")
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_text("Your own corpus: paste or upload").click()
+    sidebar.locator("[data-testid=stFileUploaderDropzoneInput]").set_input_files(str(path))
+    sidebar.locator('[data-testid="stSelectbox"]').first.click()
+    page.keyboard.type("Uploaded .txt")
+    page.get_by_role("option", name="Uploaded .txt file (below)").click()
+    sidebar.get_by_role("button", name="Train").click()
+    stop = page.get_by_role("button", name="Stop training")
+    stop.wait_for()
+    began = time.monotonic()
+    stop.click()
+    page.get_by_text("Training stopped before it finished").wait_for()
+    assert time.monotonic() - began < 45
+    page.wait_for_function(f"() => document.querySelectorAll('{CELL_SPANS}').length === 9")
+    assert sizes_on_screen(page) == ["300", "500", "1000"]
+    assert stop.count() == 0
+    assert "essay" in sidebar.get_by_text("Trained on:").inner_text().lower()  # still the corpus trained before

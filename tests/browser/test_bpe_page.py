@@ -279,3 +279,31 @@ def test_the_arrow_keys_still_step_after_each_switch_of_presentation_mode(bpe_pa
         page.locator("h1").click()
         page.keyboard.press("ArrowLeft")
         assert settled_step(page, k - 1) == k - 1, f"switch {turn + 1}: ← did not move the step"
+
+
+def test_a_long_training_can_be_stopped_from_the_page(bpe_page: object, tmp_path) -> None:
+    page = bpe_page
+    import random
+
+    # 800,000 random letters without a space: one pre-token, cut into 256-character words that all
+    # differ, so 20,000 merges take many seconds
+    rng = random.Random(19)
+    path = tmp_path / "nospace.txt"
+    path.write_text("".join(rng.choice("etaoinshrdlucmfw") for _ in range(800_000)), encoding="utf-8")
+    before = step_of(page)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.locator("[data-testid=stSelectbox]").first.click()
+    page.keyboard.type("Uploaded .txt")  # the list is long: filter it down to the one option
+    page.get_by_role("option", name="Uploaded .txt file (below)").click()
+    sidebar.locator("[data-testid=stFileUploaderDropzoneInput]").set_input_files(str(path))
+    sidebar.get_by_role("spinbutton", name="Merges or vocabulary size").fill("20000")
+    sidebar.get_by_role("button", name="Train").click()
+    stop = page.get_by_role("button", name="Stop training")
+    stop.wait_for(timeout=60_000)
+    began = time.monotonic()
+    stop.click()
+    page.get_by_text("Training stopped before it finished").wait_for(timeout=60_000)
+    assert time.monotonic() - began < 30  # the training itself takes longer than this
+    page.wait_for_function(IDLE_JS)
+    assert stop.count() == 0
+    assert step_of(page)[1] == before[1]  # the model trained before is still the one shown

@@ -268,3 +268,27 @@ def test_the_textbook_recipe_offers_no_unigram_tokenizer_json_but_keeps_the_othe
     at = run_page({"page": "algorithms", "unigram_recipe": "textbook"})
     labels = {b.proto.label for b in at.get("download_button")}
     assert {"BPE tokenizer.json", "WordPiece tokenizer.json"} <= labels and "Unigram tokenizer.json" not in labels
+
+
+def test_a_stopped_training_says_so() -> None:
+    at = run_page()
+    assert at.session_state[state.AL_SIZES_TRAINED] == [300, 500, 1000]
+    # what the Stop button's click leaves for the next run (the click itself needs a training in flight:
+    # tests/browser/test_algorithms_page.py)
+    at.session_state[state.TRAINING_STOPPED] = "algorithms"
+    at.run()
+    assert any("Training stopped before it finished" in e.value for e in at.error)
+    assert state.TRAINING_STOPPED not in at.session_state
+    at.run()
+    assert not any("Training stopped" in e.value for e in at.error)
+
+
+def test_a_corpus_with_words_too_long_says_they_were_cut() -> None:
+    at = run_page()
+    assert not any("cut into pieces" in c.value for c in at.sidebar.caption)
+    at.selectbox(key=state.AL_CORPUS).set_value(store.PASTE)
+    at.text_area(key=state.AL_PASTE).input("low lower lowest newer wider " * 30 + "ab" * 300)
+    at.button(key="al_train").click()
+    rerun(at)
+    (trained,) = [c.value.replace("\\", "") for c in at.sidebar.caption if c.value.startswith("Trained on")]
+    assert "Words longer than 256 characters (1 of them) were cut into pieces of 256 for training" in trained

@@ -80,3 +80,14 @@ def test_the_merge_search_takes_a_pair_as_the_table_shows_it() -> None:
     assert list(render.filter_merges(frame, "  + t")["merge"]) == [2]  # a space typed as itself
     assert list(render.filter_merges(frame, "· + t")["merge"]) == [2]
     assert list(render.filter_merges(frame, "t + h")["merge"]) == [3]
+
+
+def test_a_corpus_with_words_too_long_says_they_were_cut() -> None:
+    at = run_page()
+    (showing,) = [c.value for c in at.sidebar.caption if c.value.startswith("Showing")]
+    assert "cut into pieces" not in showing  # the default corpus has no such word
+    at.selectbox(key=state.BPE_CORPUS).set_value(bpe_views.PASTE).run()
+    at.text_area(key=state.BPE_PASTE).set_value("ab" * 300 + " then ordinary words")
+    at.button(key="bpe_train").click().run()
+    (showing,) = [c.value for c in at.sidebar.caption if c.value.startswith("Showing")]
+    assert "One word longer than 256 characters was cut into pieces of 256 for training" in showing

@@ -184,3 +184,29 @@ def test_train_the_textbook_unigram_prints_its_pruning_rounds() -> None:
     assert len(rows) == 1 + len(trace) and trace[-1].pieces_before == 300
     assert rows[-1].split() == [str(len(trace)), "300", f"{trace[-1].log_likelihood_per_char:.4f}"]
     assert run("train", "sample_essay_en", "-a", "unigram-textbook", "-o", "x.json").exit_code == USAGE
+
+
+def test_train_to_a_folder_that_does_not_exist_is_a_message(tmp_path: Path) -> None:
+    for option in ("-o", "--tiktoken"):
+        result = run("train", "sample_essay_en", "-v", "300", option, str(tmp_path / "no" / "dir" / "x.json"))
+        assert result.exit_code == USAGE, result.output
+        assert "cannot write" in result.output and "does not exist" in result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+    folder = tmp_path / "taken"
+    folder.mkdir()
+    result = run("train", "sample_essay_en", "-v", "300", "-o", str(folder))  # a folder, not a file
+    assert result.exit_code == USAGE and "cannot write" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_compare_counts_what_count_counts(data_dir: Path) -> None:
+    text = "Hello world, 2026"
+    keys = ["cl100k_base", "llama2", "bert_uncased"]  # none, a BOS, [CLS] and [SEP] added
+    flags = [flag for key in keys for flag in ("-t", key)]
+    counted = {row["tokenizer"]: row["tokens"] for row in json.loads(run("count", text, *flags, "--json").stdout)["counts"]}
+    compared = json.loads(run("compare", text, *flags, "--json").stdout)
+    assert compared["tokens"] == counted
+    assert len(compared["pieces"]["bert_uncased"]) == counted["bert_uncased"] + 2  # shown, not counted
+    table = run("compare", text, *flags).stdout.splitlines()
+    assert "not counted" in table[0]
+    assert {line.split()[0]: int(line.split()[1]) for line in table[1:]} == counted

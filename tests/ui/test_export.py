@@ -103,3 +103,53 @@ def test_chart_images() -> None:
     assert export.figure_image(figure, "svg", width=400, height=300).lstrip().startswith(b"<svg")
     with pytest.raises(ValueError):
         export.figure_image(figure, "gif")
+
+
+HOSTILE = ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3+cmd|' /C calc'!A0", "@SUM(A1)", "\tx", "\rx"]
+
+
+def test_csv_cells_that_read_as_formulas_are_text() -> None:
+    import pandas as pd
+
+    text = "".join(HOSTILE)
+    tokens, at = [], 0
+    for i, part in enumerate(HOSTILE):
+        tokens.append(Token(i, part.encode(), at, at + len(part)))
+        at += len(part)
+    rows = list(csv.DictReader(io.StringIO(export.tokens_csv(text, tokens, piece=lambda i: HOSTILE[i]), newline="")))
+    assert [r["text"] for r in rows] == ["'" + h for h in HOSTILE]
+    assert [r["piece"] for r in rows] == ["'" + h for h in HOSTILE]
+    assert [r["id"] for r in rows] == [str(i) for i in range(len(HOSTILE))]
+
+    frame = pd.DataFrame({"=name": HOSTILE, "count": [-3, -2, -1, 0, 1, 2], "ratio": [-0.5] * 6,
+                          "plain": ["a", "b", None, "d", "e", "f"]})
+    read = list(csv.reader(io.StringIO(export.frame_csv(frame), newline="")))
+    assert read[0] == ["'=name", "count", "ratio", "plain"]
+    assert [r[0] for r in read[1:]] == ["'" + h for h in HOSTILE]
+    assert [r[1] for r in read[1:]] == ["-3", "-2", "-1", "0", "1", "2"]  # negative numbers stay numbers
+    assert {r[2] for r in read[1:]} == {"-0.5"} and read[3][3] == ""
+    assert list(frame.columns)[0] == "=name"  # the caller's frame is left alone
+
+
+def test_every_csv_the_app_writes_goes_through_the_helper() -> None:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    sources = [root / "app.py", *root.glob("pages/*.py"), *root.glob("ui/**/*.py"), *root.glob("playground/*.py")]
+    writers = [str(p.relative_to(root)) for p in sources if ".to_csv(" in p.read_text(encoding="utf-8")
+               or "csv.writer" in p.read_text(encoding="utf-8") or "csv.DictWriter" in p.read_text(encoding="utf-8")]
+    assert writers == ["ui/export.py"]
+
+
+def test_svg_with_characters_xml_forbids_still_parses() -> None:
+    controls = "".join(chr(c) for c in range(32)) + "\ud800 \udfff \ufffe\uffff\x7f\x85"
+    text = f"a{controls}b"
+    tokens = [Token(0, b"a", 0, 1), *(Token(i + 1, b"?", i + 1, i + 2) for i in range(len(controls))),
+              Token(99, b"b", len(text) - 1, len(text))]
+    svg = export.spans_svg(text, tokens, piece=lambda i: "\x00\x1b\ud800", title="title \x0c\x00")
+    root = ET.fromstring(svg.encode("utf-8"))
+    shown = "".join(root.itertext())
+    assert "␀" in shown and "␛" in shown and "␌" in shown and "\ufffd" in shown
+    assert "\x00" not in shown and "\ufffe" not in shown
+    for show_whitespace in (True, False):
+        ET.fromstring(export.spans_svg(text, tokens, show_whitespace=show_whitespace).encode("utf-8"))

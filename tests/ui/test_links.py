@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -159,3 +160,78 @@ def test_pitfalls_link_round_trip() -> None:
     at = open_link("pages/7_Pitfalls.py", {"page": "pitfalls", "case": "spelling", "tokenizers": "cl100k_base"})
     assert at.session_state[state.PF_CASE] == "spelling"
     assert at.session_state[state.PF_TOKENIZERS] == ["cl100k_base"]
+
+
+def packed(text: str) -> str:
+    import base64
+    import zlib
+
+    return "~" + base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).decode().rstrip("=")
+
+
+def test_the_text_limit_counts_characters_not_bytes() -> None:
+    # 4,000,000 ASCII characters fit in the 4 MB inflate bound, but the stated limit is 1,000,000 characters
+    with pytest.raises(ValueError, match="at most 1,000,000 characters"):
+        links.decode(packed("ab" * 2_000_000), "")
+    with pytest.raises(ValueError, match="at most 1,000,000 characters"):
+        links.decode(packed(json.dumps(["x" * 600_000, "y" * 600_000])), ["a"])
+    assert len(links.decode(packed("é" * links.MAX_TEXT), "")) == links.MAX_TEXT
+
+
+def test_a_deeply_nested_packed_list_is_refused_not_a_recursion_error() -> None:
+    deep = packed("[" * 100_000 + "]" * 100_000)
+    assert len(deep) < 300  # a link of a few hundred characters (the issue had one of 163)
+    with pytest.raises(ValueError, match="nested"):
+        links.decode(deep, ["a"])
+    with pytest.raises(ValueError, match="nested"):
+        links.decode(packed('["a", ' + "[" * 100_000 + "]" * 100_000 + "]"), ["a"])
+    with pytest.raises(ValueError, match="nested"):
+        links.decode(packed('[{"a": 1}]'), ["a"])
+    assert links.decode(packed('["a,[b]", "{c}\\"["]'), ["a"]) == ["a,[b]", '{c}"[']
+
+
+# every page with a list parameter, and the parameter (the packed JSON path only lists take)
+LIST_PARAMS = [
+    ("app.py", "playground", "tokenizers"),
+    ("pages/2_Algorithms.py", "algorithms", "sizes"),
+    ("pages/3_Words_and_compression.py", "words", "tokenizers"),
+    ("pages/4_Language_tax.py", "tax", "tokenizers"),
+    ("pages/5_Unicode_and_bytes.py", "unicode", "tokenizers"),
+    ("pages/6_Pre-tokenization.py", "pretokenization", "patterns"),
+    ("pages/7_Pitfalls.py", "pitfalls", "tokenizers"),
+    ("pages/8_Beyond_tokenizers.py", "beyond", "tokenizers"),
+    ("pages/10_Chat_formats.py", "chat", "formats"),
+]
+
+
+@pytest.mark.parametrize(("path", "page", "name"), LIST_PARAMS, ids=[p for _, p, _ in LIST_PARAMS])
+def test_a_deeply_nested_link_is_a_note_on_every_page(path: str, page: str, name: str) -> None:
+    at = open_link(path, {"page": page, name: packed("[" * 100_000 + "]" * 100_000)})
+    assert any(f"ignored '{name}'" in c.value and "nested" in c.value for c in at.sidebar.caption)
+
+
+def test_every_page_with_a_link_is_one_of_the_link_pages() -> None:
+    import re
+
+    names = set()
+    for path in [ROOT / "app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("ui/**/*.py")]:
+        names |= set(re.findall(r'page="([a-z]+)"', path.read_text(encoding="utf-8")))
+    assert names == links.PAGES
+
+
+def test_a_link_naming_no_page_is_a_note_not_silence() -> None:
+    at = open_link("app.py", {"page": "2", "text": "from a hand-edited link"})
+    assert at.text_area(key=state.PG_TEXT).value == state.playground_sample()
+    assert any("ignored the whole link" in c.value and "'2'" in c.value for c in at.sidebar.caption)
+
+
+def test_the_unicode_pager_keeps_the_page_in_a_link() -> None:
+    text = "x" * 1000
+    at = open_link("pages/5_Unicode_and_bytes.py", {"page": "unicode", "text": text})
+    at.number_input(key=state.UC_PAGE).set_value(3).run()
+    written = {name: at.query_params[name] for name in at.query_params}
+    written = {k: v[0] if isinstance(v, list) else v for k, v in written.items()}
+    assert written["page"] == "unicode" and written["rows_page"] == "3"
+    again = open_link("pages/5_Unicode_and_bytes.py", written)
+    assert again.session_state[state.UC_TEXT] == text and again.session_state[state.UC_PAGE] == 3
+    assert not [c.value for c in again.sidebar.caption if c.value.startswith("Link:")]

@@ -32,6 +32,7 @@ from core.vocab_grid import (
     train_models,
     unseen_characters,
 )
+from ui.store import stop_button
 
 PASTE, UPLOAD = "paste", "upload"
 MAX_CORPORA = 6  # corpora whose models are kept; the least recently used goes first
@@ -175,16 +176,21 @@ def load_corpus(settings: GridSettings, own_text: str, progress: Progress | None
         raise ValueError(str(exc)) from None
 
 
-def trained_grid(settings: GridSettings, sizes: Sequence[int], own_text: str = "") -> Grid:
+def trained_grid(
+    settings: GridSettings, sizes: Sequence[int], own_text: str = "", *, on_stop: Callable[[], None] | None = None,
+) -> Grid:
     """Every algorithm's models for ``settings`` serving ``sizes``; what is missing trains now under a
-    progress bar. ``ValueError`` with one sentence when the corpus cannot be had."""
+    progress bar with a Stop button (``ui.store.stop_button``; ``on_stop`` runs on its click).
+    ``ValueError`` with one sentence when the corpus cannot be had."""
     store, corpus_id = grid_store(), settings.corpus_id
     found = {alg: store.peek(corpus_id, settings.model_key(alg), sizes) for alg in ALGORITHMS}
     missing = [alg for alg, models in found.items() if models is None]
     chars = store.chars(corpus_id)
     if missing or chars is None:
         slot = st.empty()
-        bar = slot.progress(0.0, text="Loading the corpus …")
+        with slot.container():
+            bar = st.progress(0.0, text="Loading the corpus …")
+            stop_button("algorithms", on_stop)
         loaded: list[str] = []
 
         def load() -> str:  # once for all three algorithms

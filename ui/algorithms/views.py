@@ -13,6 +13,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from core import corpora
+from core.pretokenize import MAX_TRAINING_WORD, long_word_note
 from core.vocab_grid import ALGORITHMS, BPE_FLAVOURS, SIZE_OPTIONS, UNIGRAM_RECIPES, UNSEEN_CHARACTER, Cell
 from ui import state, widgets
 from ui.algorithms import explain, render
@@ -26,6 +27,7 @@ from ui.algorithms.store import (
     trained_grid,
 )
 from ui.figures import ALGORITHM_COLORS
+from ui.store import was_stopped
 from ui.widgets import ASSETS_DIR
 
 ALGORITHMS_CSS = ASSETS_DIR / "algorithms.css"
@@ -73,7 +75,8 @@ def training_form() -> tuple[GridSettings, str] | None:
                                 "paper) or glued to the last character (subword-nmt).")
         recipe = st.radio("Unigram row", list(UNIGRAM_RECIPES), key=state.AL_UNIGRAM_RECIPE,
                           format_func=lambda k: widgets.md_escape(UNIGRAM_RECIPES[k]), help=explain.RECIPES_HELP)
-        submitted = st.form_submit_button("Train", type="primary", icon=":material/model_training:", key="al_train")
+        submitted = st.form_submit_button("Train", type="primary", icon=":material/model_training:", key="al_train",
+                                          help=f"{long_word_note()} A Stop button stops a long training.")
     if not submitted:
         return None
     try:
@@ -126,23 +129,47 @@ def current_grid(sizes: list[int]) -> Grid:
     """
     ss = st.session_state
     ss[state.AL_TRAIN_ERROR] = ""
+    if was_stopped("algorithms"):
+        ss[state.AL_TRAIN_ERROR] = STOPPED_NOTE
     submitted = training_form()
     if submitted is not None:
         settings, own_text = submitted
         try:
-            grid = trained_grid(settings, sizes, own_text)
+            grid = trained_grid(settings, sizes, own_text, on_stop=_back_to_trained_sizes)
         except ValueError as exc:
             ss[state.AL_TRAIN_ERROR] = f"Not trained: {exc}"
         else:
             ss[state.AL_APPLIED], ss[state.AL_OWN_TEXT] = settings, own_text
+            ss[state.AL_SIZES_TRAINED] = list(sizes)
             return grid
     applied: GridSettings = ss[state.AL_APPLIED] or DEFAULT_SETTINGS
     try:
-        return trained_grid(applied, sizes, ss[state.AL_OWN_TEXT])
+        grid = trained_grid(applied, sizes, ss[state.AL_OWN_TEXT], on_stop=_back_to_trained_sizes)
+        ss[state.AL_SIZES_TRAINED] = list(sizes)
+        return grid
     except ValueError as exc:  # the applied corpus went missing since: back to the default
         ss[state.AL_TRAIN_ERROR] = f"{exc} Showing the default corpus instead."
         ss[state.AL_APPLIED] = None
         return trained_grid(DEFAULT_SETTINGS, sizes)
+
+
+def cut_note(grid: Grid) -> str:
+    """" …" when training cut long words (as the BPE row's run counted them; Unigram cuts the same), or ""."""
+    cut = getattr(getattr(grid.models.get("bpe"), "result", None), "words_cut", 0)
+    if not cut:
+        return ""
+    return (f" Words longer than {MAX_TRAINING_WORD:,} characters ({cut:,} of them) were cut into pieces of "
+            f"{MAX_TRAINING_WORD:,} for training.")
+
+
+STOPPED_NOTE = "Training stopped before it finished: the grid shows the corpus and sizes trained before."
+
+
+def _back_to_trained_sizes() -> None:
+    """A stopped training that new sizes asked for would start again on the next run: unpick them."""
+    ss = st.session_state
+    ss[state.AL_SIZES] = list(ss[state.AL_SIZES_TRAINED])
+    ss[state.AL_SIZES_LAST] = list(ss[state.AL_SIZES_TRAINED])
 
 
 @st.cache_data(show_spinner=False, max_entries=256)

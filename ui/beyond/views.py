@@ -22,7 +22,7 @@ import streamlit as st
 from core import byte_ngram, patches
 from core.byte_level import ByteTokenizer
 from core.types import Token
-from ui import cache, state, widgets
+from ui import cache, export, state, widgets
 from ui.beyond import figures, frames, models
 from ui.beyond.ideas import BYTES_IDEA, PATCHES_IDEA, SUPERWORDS_IDEA
 from ui.spans import render_spans
@@ -354,5 +354,5 @@ def superword_table(result: Any) -> None:
         "count": st.column_config.NumberColumn(format="localized", help="how often its two parts met when it was made"),
         "words": st.column_config.NumberColumn(format="%d", help="pieces between spaces it spans"),
     })
-    st.download_button("Superwords (CSV)", data=table.to_csv(index=False), file_name="superwords.csv", mime="text/csv",
+    st.download_button("Superwords (CSV)", data=export.frame_csv(table), file_name="superwords.csv", mime="text/csv",
                        key="bt_superwords_csv", on_click="ignore", icon=":material/download:")

@@ -25,15 +25,16 @@ from core import bpe, corpora
 from core.bpe import export as bpe_export
 from core.fetch.sources import SourceUnavailable
 from core.patterns import NAMED_PATTERNS
-from core.pretokenize import compile_pattern
-from ui import figures, state, widgets
+from core.pretokenize import MAX_TRAINING_WORD, compile_pattern, long_word_note
+from ui import export, figures, state, widgets
 from ui.bpe import presets, render
 from ui.scrubber import Scrubber
 from ui.spans import render_spans
-from ui.store import KeptStore
+from ui.store import KeptStore, was_stopped
 from ui.widgets import ASSETS_DIR
 
 BPE_CSS = ASSETS_DIR / "bpe.css"
+STOPPED_NOTE = "Training stopped before it finished: the model shown is the one trained before."
 MAX_MERGES = 20_000  # beyond this a training run takes long and one slider step is too fine to see
 PASTE, UPLOAD, CUSTOM = "paste", "upload", "Custom regex"
 SIZE_KINDS = {"merges": "number of merges", "vocab": "vocabulary size"}
@@ -145,7 +146,16 @@ def train(settings: TrainSettings, own_text: str = "") -> bpe.BPEResult:
             progress=progress,
         )
 
-    return training_store().get_with_bar(settings, make)
+    return training_store().get_with_bar(settings, make, stop="bpe")
+
+
+def cut_note(result: bpe.BPEResult) -> str:
+    """" …" saying how many long words training cut (``core.pretokenize.cut_long_words``), or ""."""
+    if not result.words_cut:
+        return ""
+    many = f"{result.words_cut:,} words" if result.words_cut > 1 else "One word"
+    verb = "were" if result.words_cut > 1 else "was"
+    return f" {many} longer than {MAX_TRAINING_WORD:,} characters {verb} cut into pieces of {MAX_TRAINING_WORD:,} for training."
 
 
 def _load(key: str, bar: st.delta_generator.DeltaGenerator) -> str:
@@ -210,7 +220,8 @@ def training_form() -> tuple[TrainSettings, str] | None:
                                help=f"At most {MAX_MERGES:,} merges.")
         tie = st.radio("Tie rule", list(bpe.TIE_BREAKS), format_func=bpe.TIE_BREAKS.__getitem__,
                        key=state.BPE_TIE, help=TIE_HELP)
-        submitted = st.button("Train", type="primary", icon=":material/model_training:", key="bpe_train")
+        submitted = st.button("Train", type="primary", icon=":material/model_training:", key="bpe_train",
+                              help=f"{long_word_note()} A Stop button stops a long training.")
     if not (presets.pending() or submitted):
         return None
     try:
@@ -247,6 +258,8 @@ def current_model() -> tuple[TrainSettings, bpe.BPEResult]:
     """
     ss = st.session_state
     ss[state.BPE_TRAIN_ERROR] = ""
+    if was_stopped("bpe"):
+        ss[state.BPE_TRAIN_ERROR] = STOPPED_NOTE
     submitted = training_form()
     applied: TrainSettings = ss[state.BPE_APPLIED] or DEFAULT_SETTINGS
     if submitted is not None:
@@ -383,7 +396,7 @@ def merges_section(settings: TrainSettings, result: bpe.BPEResult) -> None:
         st.caption(f"{len(shown):,} of {len(frame):,} merges. Click a row to see its token's merge tree.")
         curve = [result.initial_tokens, *(s.tokens_after for s in result.trace)]
         downloads = st.container(horizontal=True, gap="small")
-        downloads.download_button("Merges (CSV)", data=lambda: frame.to_csv(index=False),
+        downloads.download_button("Merges (CSV)", data=lambda: export.frame_csv(frame),
                                   file_name="bpe_merges.csv", mime="text/csv", on_click="ignore", key="bpe_csv",
                                   icon=":material/download:")
         downloads.download_button("Model and trace (JSON)", data=lambda: bpe_export.to_json(result),
@@ -401,7 +414,7 @@ def merges_section(settings: TrainSettings, result: bpe.BPEResult) -> None:
             )
         downloads.download_button(
             "Chart data (CSV)",
-            data=lambda: figures.tokens_vs_vocab_frame(base=tok.base_size, tokens=curve).to_csv(index=False),
+            data=lambda: export.frame_csv(figures.tokens_vs_vocab_frame(base=tok.base_size, tokens=curve)),
             file_name="bpe_tokens_vs_vocabulary.csv", mime="text/csv", on_click="ignore", key="bpe_chart_csv",
             icon=":material/download:",
         )

@@ -20,7 +20,7 @@ import streamlit as st
 from core import language_tax as lt
 from core import parallel_corpus
 from core.fetch.sources import SourceUnavailable
-from ui import cache, state, uploads, widgets
+from ui import cache, export, state, uploads, widgets
 from ui.tax import figures as tf
 from ui.widgets import ASSETS_DIR, md_escape
 
@@ -252,5 +252,5 @@ def premium_table(table: pd.DataFrame) -> None:
     st.dataframe(wide, hide_index=True, column_config=config, key="lt_table",
                  on_select=functools.partial(_on_table_select, codes), selection_mode="single-row",
                  height=min(35 * (len(wide) + 1) + 3, 600))
-    st.download_button("Download the full table (CSV)", table.to_csv(index=False), file_name="language_tax.csv",
+    st.download_button("Download the full table (CSV)", export.frame_csv(table), file_name="language_tax.csv",
                        mime="text/csv", key="lt_download", on_click="ignore", icon=":material/download:")
