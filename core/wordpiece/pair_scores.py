@@ -33,7 +33,6 @@ import bisect
 
 import numpy as np
 
-from core.bpe.pair_counts import count_pairs
 
 _BITS = 128  # key = count << _BITS // (left count * right count): exact, see the module's docstring
 POOL = 32  # about this many pairs pass the threshold when it is chosen (see the module's docstring)
@@ -115,9 +114,9 @@ class PairScores:
     def __init__(self, words: list[str], freqs: list[int], *, min_count: int = 1) -> None:
         """``words`` spelled one character per symbol id; ``freqs[i]`` is how often ``words[i]`` occurs."""
         self.words, self.freqs, self.min_count = words, freqs, min_count
-        counts, self.where = count_pairs(words, freqs)
-        self.counts, self.symbols = counts, _count_symbols(words, freqs)
-        self.initial_tokens = self.tokens = sum(len(w) * f for w, f in zip(words, freqs, strict=True))
+        counts, self.where, self.symbols = _count(words, freqs)
+        self.counts = counts
+        self.initial_tokens = self.tokens = sum(self.symbols.values())
         self.seen = {pair: slot for slot, pair in enumerate(counts)}  # dicts keep first-seen order
         self.names = list(counts)  # slot -> pair
         size = max(64, 2 * len(counts))
@@ -318,11 +317,37 @@ class PairScores:
         return delta, holders, replaced
 
 
-def _count_symbols(words: list[str], freqs: list[int]) -> dict[str, int]:
-    """Each symbol's count, weighted by ``freqs``."""
-    symbols: dict[str, int] = {}
-    sym_get = symbols.get
-    for word, freq in zip(words, freqs, strict=True):
-        for ch in word:
-            symbols[ch] = sym_get(ch, 0) + freq
-    return symbols
+def _count(words: list[str], freqs: list[int]) -> tuple[dict[str, int], dict[str, set[int]], dict[str, int]]:
+    """Each pair's count and the words it is in, in first-seen order, and each symbol's count.
+
+    The same as ``core.bpe.pair_counts.count_pairs`` plus symbol counts, in numpy: the words are
+    laid end to end as code points, and the pairs that straddle two words are left out.
+
+    >>> _count(["abab", "ba"], [2, 3])
+    ({'ab': 4, 'ba': 5}, {'ab': {0}, 'ba': {0, 1}}, {'a': 7, 'b': 7})
+    """
+    if len(words) != len(freqs):
+        raise ValueError("words and freqs must have the same length")
+    codes = np.frombuffer("".join(words).encode("utf-32-le", "surrogatepass"), np.uint32).astype(np.int64)
+    lengths = np.fromiter(map(len, words), np.intp, len(words))
+    weights = np.repeat(np.asarray(freqs, np.int64), lengths)
+    found = np.flatnonzero(np.bincount(codes, minlength=1))
+    totals = np.bincount(codes, weights=weights)[found].astype(np.int64)  # exact: below 2**53
+    symbols = dict(zip(map(chr, found.tolist()), totals.tolist()))
+    inside = np.ones(max(len(codes) - 1, 0), bool)  # a pair from the last code of a word to the next word's first
+    inside[np.cumsum(lengths)[:-1][lengths[:-1] > 0] - 1] = False
+    starts = np.flatnonzero(inside)
+    keys = codes[starts] << 21 | codes[starts + 1]  # code points are below 2**21
+    unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    pair_counts = np.bincount(inverse, weights=weights[starts], minlength=len(unique)).astype(np.int64)
+    word_of = np.repeat(np.arange(len(words)), lengths)[starts]
+    by_pair = np.argsort(inverse, kind="stable")
+    bounds = np.cumsum(np.bincount(inverse, minlength=len(unique))).tolist()
+    holders = np.split(word_of[by_pair], bounds[:-1])
+    counts, where = {}, {}
+    for index in np.argsort(first).tolist():  # first-seen order
+        key = int(unique[index])
+        pair = chr(key >> 21) + chr(key & 0x1FFFFF)
+        counts[pair] = int(pair_counts[index])
+        where[pair] = set(holders[index].tolist())
+    return counts, where, symbols
