@@ -33,7 +33,6 @@ import bisect
 
 import numpy as np
 
-
 _BITS = 128  # key = count << _BITS // (left count * right count): exact, see the module's docstring
 POOL = 32  # about this many pairs pass the threshold when it is chosen (see the module's docstring)
 GROUP_AT = 32  # a symbol in this many pairs keeps their slots as a numpy array (see ``_SymbolPairs``)
@@ -333,7 +332,7 @@ def _count(words: list[str], freqs: list[int]) -> tuple[dict[str, int], dict[str
     weights = np.repeat(np.asarray(freqs, np.int64), lengths)
     found = np.flatnonzero(np.bincount(codes, minlength=1))
     totals = np.bincount(codes, weights=weights)[found].astype(np.int64)  # exact: below 2**53
-    symbols = dict(zip(map(chr, found.tolist()), totals.tolist()))
+    symbols = dict(zip(map(chr, found.tolist()), totals.tolist(), strict=True))
     inside = np.ones(max(len(codes) - 1, 0), bool)  # a pair from the last code of a word to the next word's first
     inside[np.cumsum(lengths)[:-1][lengths[:-1] > 0] - 1] = False
     starts = np.flatnonzero(inside)
