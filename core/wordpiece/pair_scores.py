@@ -147,10 +147,7 @@ class PairScores:
         Subtle: the pool is sorted by float (ties: lower slot first), then the pairs whose floats
         are near the ``k``-th one (and so near the first, for ``n_tied``) are put in exact order.
         """
-        pool = self._pool(k)
-        found = self.floats[pool]
-        order = np.argsort(-found, kind="stable")  # stable: ``pool`` is in slot order
-        slots, found = pool[order].tolist(), found[order].tolist()
+        slots, found = self._sorted_pool(k)
         end = min(k, len(found))
         if end:
             bound = found[end - 1] * (1 - _NEAR)
@@ -168,33 +165,43 @@ class PairScores:
 
     def n_tied(self, pair: str) -> int:
         """How many pairs in the race have exactly the score of ``pair`` (itself included)."""
-        count, symbols = self.counts.get(pair, 0), self.symbols
+        count, symbols, ranked = self.counts.get(pair, 0), self.symbols, self.ranked
         if count < self.min_count:
             return 0
+        if ranked and ranked[0][2] == pair:  # the leader: its ties are all near it, so in ``ranked``
+            return bisect.bisect_left(ranked, (ranked[0][0] + 1,))
         key = (count << _BITS) // (symbols[pair[0]] * symbols[pair[1]])
-        ranked = self.ranked
-        if ranked and key == -ranked[0][0]:  # the leader: its ties are all near it, so in ``ranked``
-            return bisect.bisect_left(ranked, (-key + 1,)) - bisect.bisect_left(ranked, (-key,))
         return sum(
             (c << _BITS) // (symbols[p[0]] * symbols[p[1]]) == key for p, c in self.counts.items() if c >= self.min_count
         )
 
-    def _pool(self, k: int) -> np.ndarray:
-        """The slots in the pool, in slot order, the threshold chosen again first if it has to be."""
+    def _sorted_pool(self, k: int) -> tuple[list[int], list[float]]:
+        """The pool's slots and floats, best float first (ties: lower slot first); the threshold is
+        chosen again first when too many pairs pass it to sort every step, or too few are surely
+        ahead of every pair outside."""
         floats = self.floats[: len(self.names)]
         pool = np.flatnonzero(floats >= self.threshold)
-        if len(pool) > max(4 * POOL, 2 * self.chosen) or (
-            self.sure and np.count_nonzero(floats[pool] >= self.sure) < k
-        ):  # too many to sort every step, or too few surely ahead of every pair outside
-            wanted = max(POOL, k)
-            if np.count_nonzero(floats) <= wanted:
-                self.threshold, self.sure = _ALL, 0.0
-            else:
-                cut = float(np.partition(floats, len(floats) - wanted)[len(floats) - wanted])
-                self.threshold = cut * (1 - _MARGIN)
-                self.sure = self.threshold * (1 + _NEAR)
-            pool = np.flatnonzero(floats >= self.threshold)
-            self.chosen = len(pool)
+        for _ in range(2):
+            found = floats[pool]
+            order = np.argsort(-found, kind="stable")  # stable: ``pool`` is in slot order
+            found = found[order]
+            crowded = len(pool) > max(4 * POOL, 2 * self.chosen)
+            if not crowded and (not self.sure or (len(found) >= k and found[k - 1] >= self.sure)):
+                break
+            pool = self._choose(floats, k)
+        return pool[order].tolist(), found.tolist()
+
+    def _choose(self, floats: np.ndarray, k: int) -> np.ndarray:
+        """Set the threshold so that about ``POOL`` pairs, and at least ``k``, pass it; return them."""
+        wanted = max(POOL, k)
+        if np.count_nonzero(floats) <= wanted:
+            self.threshold, self.sure = _ALL, 0.0
+        else:
+            cut = float(np.partition(floats, len(floats) - wanted)[len(floats) - wanted])
+            self.threshold = cut * (1 - _MARGIN)
+            self.sure = self.threshold * (1 + _NEAR)
+        pool = np.flatnonzero(floats >= self.threshold)
+        self.chosen = len(pool)
         return pool
 
     def _floats(self, slots: np.ndarray) -> np.ndarray:
