@@ -30,6 +30,7 @@ to the ``k``-th (the only ones that can be out of order) are put in exact order 
 from __future__ import annotations
 
 import bisect
+from operator import add
 
 import numpy as np
 
@@ -306,11 +307,9 @@ class PairScores:
             shorter = word.replace(pair, new)
             # Words are short: take away all their old pairs and add all new ones; the pairs away
             # from the merge cancel out. Simpler than tracking overlaps such as "aaa" by hand.
-            for i in range(len(word) - 1):
-                old = word[i : i + 2]
+            for old in map(add, word, word[1:]):  # each adjacent pair, left to right
                 delta[old] = delta_get(old, 0) - freq
-            for i in range(len(shorter) - 1):
-                made = shorter[i : i + 2]
+            for made in map(add, shorter, shorter[1:]):
                 delta[made] = delta_get(made, 0) + freq
                 if new in made:
                     found = holders.get(made)
