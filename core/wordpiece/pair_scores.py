@@ -18,9 +18,10 @@ Scores are compared exactly: a pair's key is ``count(ab) * 2**128 // (count(a) *
 integer whose order is the order of the fractions and which is equal only for equal fractions (two
 different fractions with denominators below 2**64 differ by more than 2**-128). Floats would let two
 different fractions round to the same value and the tie rule decide what the scores should have.
-The floats only sort the pool: a float is within 2**-51 of its fraction, so two floats further apart
-than ``_NEAR`` are in the order of their fractions, and the pairs whose floats are nearer than that
-to the ``k``-th (the only ones that can be out of order) are put in exact order by their keys.
+The floats only sort the pool: a float is within 2**-51 of its fraction (counts below 2**53 are
+exact as floats, and two divisions round twice), so two floats further apart than ``_NEAR`` are in
+the order of their fractions, and the pairs whose floats are nearer than that to the ``k``-th (the
+only ones that can be out of order) are put in exact order by their keys.
 
 >>> scores = PairScores(["abc", "ab"], [1, 2])  # one character per symbol; a tie: "ab" was seen first
 >>> [(pair, score) for pair, score, *_ in scores.leaders(3)]
@@ -29,7 +30,6 @@ to the ``k``-th (the only ones that can be out of order) are put in exact order 
 
 from __future__ import annotations
 
-import bisect
 from operator import add
 
 import numpy as np
@@ -138,15 +138,17 @@ class PairScores:
         live = np.arange(len(counts))
         self.floats[live] = self._floats(live)
         self.threshold, self.sure, self.chosen = _ALL, 0.0, 0
-        self.ranked: list[tuple] = []  # the head of the pool in exact order, at the last ``leaders``
+        self.leader: str | None = None  # the best pair at the last ``leaders``, and how many tie with it
+        self.tied = 0
 
     # -- the race ---------------------------------------------------------------------------------
 
     def leaders(self, k: int) -> list[tuple[str, float, int, int, int]]:
         """The best ``k`` pairs in the race, best first, as ``(pair, score, count, left count, right count)``.
 
-        Subtle: the pool is sorted by float (ties: lower slot first), then the pairs whose floats
-        are near the ``k``-th one (and so near the first, for ``n_tied``) are put in exact order.
+        Subtle: the pool is sorted by float (ties: lower slot first); the pairs that come after the
+        ``k``-th and not near it are behind the first ``k`` for sure. Then each run of floats near
+        one another (those can be out of order, or tied) is put in exact order by the pairs' keys.
         """
         slots, found = self._sorted_pool(k)
         end = min(k, len(found))
@@ -155,22 +157,38 @@ class PairScores:
             while end < len(found) and found[end] >= bound:
                 end += 1
         names, counts, symbols = self.names, self.counts, self.symbols
-        ranked = []
-        for slot in slots[:end]:
-            pair = names[slot]
-            count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
-            ranked.append((-((count << _BITS) // (left * right)), slot, pair, count, left, right))
-        ranked.sort()
-        self.ranked = ranked
-        return [(pair, count / (left * right), count, left, right) for _, _, pair, count, left, right in ranked[:k]]
+        out: list[tuple[str, float, int, int, int]] = []
+        self.tied = 1
+        start = 0
+        while start < end and len(out) < k:
+            stop = start + 1
+            while stop < end and found[stop] >= found[stop - 1] * (1 - _NEAR):
+                stop += 1
+            run, ties = [], slots[start:stop]
+            for slot in ties:
+                pair = names[slot]
+                count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
+                run.append((pair, count / (left * right), count, left, right))
+            if len(run) > 1:
+                keys = [-((count << _BITS) // (left * right)) for _, _, count, left, right in run]
+                # subtle: equal fractions may differ by a unit in the last place as floats: sort by slot too
+                order = sorted(range(len(run)), key=lambda i: (keys[i], ties[i]))
+                run = [run[i] for i in order]
+                if not start:
+                    self.tied = keys.count(keys[order[0]])
+            out += run
+            start = stop
+        del out[k:]
+        self.leader = out[0][0] if out else None
+        return out
 
     def n_tied(self, pair: str) -> int:
         """How many pairs in the race have exactly the score of ``pair`` (itself included)."""
-        count, symbols, ranked = self.counts.get(pair, 0), self.symbols, self.ranked
+        count, symbols = self.counts.get(pair, 0), self.symbols
         if count < self.min_count:
             return 0
-        if ranked and ranked[0][2] == pair:  # the leader: its ties are all near it, so in ``ranked``
-            return bisect.bisect_left(ranked, (ranked[0][0] + 1,))
+        if pair == self.leader:  # its ties are all near it, counted by ``leaders``
+            return self.tied
         key = (count << _BITS) // (symbols[pair[0]] * symbols[pair[1]])
         return sum(
             (c << _BITS) // (symbols[p[0]] * symbols[p[1]]) == key for p, c in self.counts.items() if c >= self.min_count
