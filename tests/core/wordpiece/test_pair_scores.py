@@ -49,6 +49,14 @@ def test_fractions_whose_floats_are_equal_are_put_in_exact_order() -> None:
     assert (scores.n_tied("cd"), scores.n_tied("ab")) == (1, 2)
 
 
+def test_equal_fractions_whose_floats_differ_tie_in_slot_order() -> None:
+    """ab = 1/(1*35) and cd = 1/(5*7) are equal, but (1/1)/35 < (1/5)/7 as floats: ab was seen first."""
+    assert (1 / 1) / 35 < (1 / 5) / 7  # the case this test is about
+    scores = PairScores(["ab", "b", "cd", "c", "d"], [1, 34, 1, 4, 6])
+    assert [pair for pair, *_ in scores.leaders(2)] == ["ab", "cd"]
+    assert scores.n_tied("ab") == 2
+
+
 @pytest.mark.parametrize("pool", [1, 2, 3])
 @pytest.mark.parametrize("group_at", [1, 4])
 def test_small_pools_train_as_the_oracle(pool: int, group_at: int) -> None:
