@@ -18,8 +18,8 @@ work the reference trainers, which use every core, suffer most.
   pieces with ``[UNK]`` the only special one, ``##`` continuations. Not the same: what they merge.
   tokenizers' trainer is BPE with a ``##`` prefix (the most frequent pair); ours merges the best
   ``count(ab) / (count(a) * count(b))``, which spends pieces on rare pairs, so it compresses less (the
-  ``min_count=2`` row shows how much a frequency floor gives back). Target (issue 8): at most 1x
-  tokenizers' time.
+  ``min_count=2`` row shows how much a frequency floor gives back). Run at vocabularies 2,000 and 8,000
+  (``WORDPIECE_SIZES``). Targets (issues 8 and 26): at most 1x tokenizers' time at 2,000, 1.5x at 8,000.
 - ``bench_textbook``: ``core.unigram.textbook`` (the textbook chapter's Unigram recipe) against a plain
   Python run of the same recipe written here (dictionaries, one forward–backward loop per pre-token,
   as a chapter's script would do it), with ``core.unigram`` beside it to show how much more
@@ -52,12 +52,20 @@ from core.fetch.sources import SourceUnavailable  # noqa: E402
 from core.unigram import textbook  # noqa: E402
 
 VOCAB_SIZE = 2_000
+WORDPIECE_SIZES = {2_000: "at most 1x", 8_000: "at most 1.5x"}  # vocabulary -> target (issue 26)
 Counter = Callable[[str], int]  # held-out text -> its number of tokens
 Trainer = Callable[[str], Counter]  # training text -> a counter
 
 
 def measure(
-    title: str, engines: dict[str, Trainer], text: str, heldout: str, runs: int, *, target: str | None = None
+    title: str,
+    engines: dict[str, Trainer],
+    text: str,
+    heldout: str,
+    runs: int,
+    *,
+    target: str | None = None,
+    vocab_size: int = VOCAB_SIZE,
 ) -> dict[str, tuple[float, float]]:
     """Train with each engine ``runs`` times, interleaved; print a table with the last engine as the
     reference ("x ref" is the ratio of medians; "cpu s" the median processor time over all threads);
@@ -75,7 +83,7 @@ def measure(
     results = {name: (statistics.median(times[name]), held_bytes / counters[name](heldout)) for name in engines}
     reference = list(engines)[-1]
     ref_time, ref_bpt = results[reference]
-    print(f"\n{title}: {len(text.encode()) / 1e6:.2f} MB of training text, vocabulary {VOCAB_SIZE:,}, {runs} runs")
+    print(f"\n{title}: {len(text.encode()) / 1e6:.2f} MB of training text, vocabulary {vocab_size:,}, {runs} runs")
     print(
         f"  {'engine':<24} {'median s':>9} {'min s':>7} {'max s':>7} {'x ref':>6} {'cpu s':>6}"
         f" {'held-out bytes/token':>21} {'vs ref':>7}"
@@ -145,37 +153,42 @@ def bench_unigram(text: str, heldout: str, runs: int) -> None:
     )
 
 
-def _wordpiece(min_count: int) -> Trainer:
+def _wordpiece(min_count: int, vocab_size: int) -> Trainer:
     def train(text: str) -> Counter:
-        tokenizer = wordpiece.train(text, vocab_size=VOCAB_SIZE, min_count=min_count).tokenizer
+        tokenizer = wordpiece.train(text, vocab_size=vocab_size, min_count=min_count).tokenizer
         return lambda held: len(tokenizer.encode_ids(held))
 
     return train
 
 
-def _tokenizers_wordpiece(text: str) -> Counter:
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+def _tokenizers_wordpiece(vocab_size: int) -> Trainer:
+    def train(text: str) -> Counter:
+        from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
-    tokenizer = Tokenizer(models.WordPiece(unk_token=wordpiece.UNK))
-    tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    trainer = trainers.WordPieceTrainer(vocab_size=VOCAB_SIZE, special_tokens=[wordpiece.UNK], show_progress=False)
-    tokenizer.train_from_iterator([text], trainer=trainer)
-    return lambda held: len(tokenizer.encode(held).ids)
+        tokenizer = Tokenizer(models.WordPiece(unk_token=wordpiece.UNK))
+        tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+        trainer = trainers.WordPieceTrainer(vocab_size=vocab_size, special_tokens=[wordpiece.UNK], show_progress=False)
+        tokenizer.train_from_iterator([text], trainer=trainer)
+        return lambda held: len(tokenizer.encode(held).ids)
+
+    return train
 
 
 def bench_wordpiece(text: str, heldout: str, runs: int) -> None:
-    measure(
-        "WordPiece: core.wordpiece vs tokenizers' WordPieceTrainer",
-        {
-            "core.wordpiece": _wordpiece(1),
-            "core.wordpiece min_count=2": _wordpiece(2),
-            "tokenizers WordPiece": _tokenizers_wordpiece,
-        },
-        text,
-        heldout,
-        runs,
-        target="core.wordpiece at most 1x the reference's time (compression differs by design, see above)",
-    )
+    for vocab_size, target in WORDPIECE_SIZES.items():
+        measure(
+            "WordPiece: core.wordpiece vs tokenizers' WordPieceTrainer",
+            {
+                "core.wordpiece": _wordpiece(1, vocab_size),
+                "core.wordpiece min_count=2": _wordpiece(2, vocab_size),
+                "tokenizers WordPiece": _tokenizers_wordpiece(vocab_size),
+            },
+            text,
+            heldout,
+            runs,
+            target=f"core.wordpiece {target} the reference's time (compression differs by design, see above)",
+            vocab_size=vocab_size,
+        )
 
 
 def _textbook(text: str) -> Counter:

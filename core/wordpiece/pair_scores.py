@@ -8,19 +8,20 @@ counted once; a merge rewrites only the words that hold its pair.
 Subtle: unlike BPE's counts, a score can go *up*. Merging ``a + b`` lowers ``count(a)`` and
 ``count(b)``, which raises the score of every other pair holding ``a`` or ``b``, words away from the
 merge; a frequent symbol such as ``##e`` is in hundreds of pairs and loses a little at many merges.
-So a symbol in many pairs (``group_at`` or more at the start) *anchors a group*: its pairs are kept
-in a heap of their own ordered by ``count(ab) / count(other)``, which does not depend on the anchor's
-count, and the main heap holds one entry for the whole group, its best pair's score. When the
-anchor's count changes, one entry moves instead of hundreds. Every other pair sits on the main heap
-itself. Either way, a score that went up is pushed at once and one that went down is left for later
-(the entry overestimates and is corrected when it surfaces, as in lazy deletion).
+So every pair's score is kept as a float in one numpy array, and a merge rescores all the pairs of
+its three symbols, and the pairs whose count changed, in a few array operations. The race is run on
+a *pool*: the pairs whose float is at least a threshold, chosen (by a partition of the array) so that
+about ``POOL`` pairs pass it, and chosen again when fewer than ``k`` of them are surely ahead of every
+pair below it, or when too many pass it.
 
 Scores are compared exactly: a pair's key is ``count(ab) * 2**128 // (count(a) * count(b))``, an
 integer whose order is the order of the fractions and which is equal only for equal fractions (two
 different fractions with denominators below 2**64 differ by more than 2**-128). Floats would let two
 different fractions round to the same value and the tie rule decide what the scores should have.
-Inside a group the key is ``count(ab) * 2**128 // count(other)``, and ``floor(floor(x / y) / z)`` is
-``floor(x / (y * z))``, so dividing it by the anchor's count gives exactly the pair's key.
+The floats only sort the pool: a float is within 2**-51 of its fraction (counts below 2**53 are
+exact as floats, and two divisions round twice), so two floats further apart than ``_NEAR`` are in
+the order of their fractions, and the pairs whose floats are nearer than that to the ``k``-th (the
+only ones that can be out of order) are put in exact order by their keys.
 
 >>> scores = PairScores(["abc", "ab"], [1, 2])  # one character per symbol; a tie: "ab" was seen first
 >>> [(pair, score) for pair, score, *_ in scores.leaders(3)]
@@ -29,25 +30,68 @@ Inside a group the key is ``count(ab) * 2**128 // count(other)``, and ``floor(fl
 
 from __future__ import annotations
 
-import bisect
-import heapq
+from operator import add
 
-from core.bpe.pair_counts import count_pairs
+import numpy as np
 
 _BITS = 128  # key = count << _BITS // (left count * right count): exact, see the module's docstring
-GROUP_AT = 32  # a symbol in this many pairs at the start anchors a group (see the module's docstring)
+POOL = 32  # about this many pairs pass the threshold when it is chosen (see the module's docstring)
+GROUP_AT = 32  # a symbol in this many pairs keeps their slots as a numpy array (see ``_SymbolPairs``)
+# Floats further apart than _NEAR (relative) are in the order of their fractions (see the module's
+# docstring); the threshold sits _MARGIN below the pool's last pair, so that the pairs near it, which
+# move a little at most merges, stay in the pool instead of making it be chosen again.
+_NEAR = 2.0**-44
+_MARGIN = 2.0**-30
+_ALL = 5e-324  # the least positive float: a threshold every pair in the race passes
 
 
-class _Group:
-    """The pairs of one anchor symbol: a heap by ``count << 128 // count(other)``, ties per key, and
-    the ``(key, tie)`` of the group's latest entry on the main heap (``None``: no entry)."""
+class _SymbolPairs:
+    """For each symbol, the slots of the pairs holding it, to rescore them when its count changes.
 
-    __slots__ = ("heap", "ties", "top")
+    Entries are only added (when a pair appears, or comes back), never removed: a slot whose pair
+    is gone rescores to 0, harmlessly. A symbol in fewer than ``GROUP_AT`` pairs keeps a Python
+    list, cheap to extend; one in more keeps a numpy array (its *group*) plus the slots added since
+    it was built, so that rescoring ``##e``'s hundreds of pairs does not convert hundreds of ints.
+    """
 
-    def __init__(self) -> None:
-        self.heap: list[tuple[int, int, str]] = []
-        self.ties: dict[int, int] = {}
-        self.top: tuple[int, int] | None = None
+    __slots__ = ("lists", "arrays", "sizes", "group_at")
+
+    def __init__(self, group_at: int) -> None:
+        self.lists: dict[str, list[int]] = {}  # the symbol's slots, or those added since its array
+        self.arrays: dict[str, np.ndarray] = {}
+        self.sizes: dict[str, int] = {}  # an array's length when it was last rid of gone pairs
+        self.group_at = group_at
+
+    def add(self, ch: str, slot: int) -> None:
+        found = self.lists.get(ch)
+        if found is None:
+            self.lists[ch] = [slot]
+        else:
+            found.append(slot)
+
+    def gather(self, chars: set[str], extra: list[int], counts_at: np.ndarray) -> np.ndarray:
+        """The slots of every pair holding one of ``chars``, then ``extra``; a slot may come twice."""
+        small, parts = list(extra), []
+        for ch in chars:
+            pending, array = self.lists.get(ch), self.arrays.get(ch)
+            if array is None:
+                if pending is None or len(pending) < self.group_at:
+                    small += pending or ()
+                    continue
+                array = np.array(pending, np.intp)
+            elif pending:
+                array = np.concatenate([array, pending])
+            else:
+                parts.append(array)
+                continue
+            pending.clear()
+            if len(array) >= 2 * self.sizes.get(ch, 0):  # at most half of it gone pairs, in the long run
+                array = np.unique(array[counts_at[array] > 0])
+                self.sizes[ch] = len(array)
+            self.arrays[ch] = array
+            parts.append(array)
+        parts.append(np.array(small, np.intp))
+        return np.concatenate(parts) if len(parts) > 1 else parts[0]
 
 
 class PairScores:
@@ -60,148 +104,132 @@ class PairScores:
     occurrence, pairs a merge creates after every pair seen before, in corpus order. Only pairs that
     occur ``min_count`` times or more take part in the race.
 
-    Main-heap entries are ``(-key, tie, name)``: ``name`` is a pair, or an anchor symbol standing
-    for its group. ``score[pair]`` is a pair's current key in its home (the main heap, or its group's
-    heap) and ``pushed[pair]`` the key of its latest entry there, never below ``score[pair]``.
+    Each pair seen has a *slot*, its number in first-seen order (a pair gone and back keeps its
+    slot), indexing the arrays ``counts_at`` (its count), ``lefts`` and ``rights`` (its symbols'
+    ids) and ``floats`` (its score, 0 out of the race). The pool is the slots whose float is at
+    least ``threshold``; each pair outside it is behind every pair whose float is ``sure`` or more
+    (``sure`` 0: the pool holds every pair in the race).
     """
 
-    def __init__(
-        self, words: list[str], freqs: list[int], *, min_count: int = 1, group_at: int | None = None
-    ) -> None:
-        """``words`` spelled one character per symbol id; ``freqs[i]`` is how often ``words[i]`` occurs.
-
-        ``group_at`` overrides ``GROUP_AT`` (tests make every symbol an anchor with 1).
-        """
-        group_at = GROUP_AT if group_at is None else group_at
+    def __init__(self, words: list[str], freqs: list[int], *, min_count: int = 1) -> None:
+        """``words`` spelled one character per symbol id; ``freqs[i]`` is how often ``words[i]`` occurs."""
         self.words, self.freqs, self.min_count = words, freqs, min_count
-        self.counts, self.where, self.symbols = _count(words, freqs)
-        counts = self.counts
-        self.seen = {pair: order for order, pair in enumerate(counts)}  # dicts keep first-seen order
-        self.initial_tokens = self.tokens = sum(len(w) * f for w, f in zip(words, freqs, strict=True))
-        in_pairs: dict[str, int] = {}
-        for pair in counts:
-            for ch in {pair[0], pair[1]}:
-                in_pairs[ch] = in_pairs.get(ch, 0) + 1
-        self.rank = in_pairs  # which of two anchors a pair joins: the one in more pairs at the start
-        self.groups = {ch: _Group() for ch, n in in_pairs.items() if n >= group_at}
-        self.home: dict[str, str] = {}  # pair -> its anchor, or "" for the main heap
-        self.foreign: dict[str, set[str]] = {}  # symbol -> the pairs holding it that it does not anchor
-        self.score: dict[str, int] = {}
-        self.pushed: dict[str, int] = {}
-        self.ties: dict[int, int] = {}  # main-heap pairs per key; a group keeps its own
-        self.heap: list[tuple[int, int, str]] = []
-        self.board: list[tuple[int, str, int]] = []  # the last leaders as (tie, pair, key at home)
-        for pair in counts:
-            self._settle(pair)
-        self._update_all(list(counts), push=False)
-        heapq.heapify(self.heap)
-        for anchor, group in self.groups.items():
-            heapq.heapify(group.heap)
-            self._offer(anchor)
+        counts, self.where, self.symbols = _count(words, freqs)
+        self.counts = counts
+        self.initial_tokens = self.tokens = sum(self.symbols.values())
+        self.seen = {pair: slot for slot, pair in enumerate(counts)}  # dicts keep first-seen order
+        self.names = list(counts)  # slot -> pair
+        size = max(64, 2 * len(counts))
+        self.counts_at = np.zeros(size, np.int64)
+        self.counts_at[: len(counts)] = list(counts.values())
+        self.lefts, self.rights = np.zeros(size, np.intp), np.zeros(size, np.intp)
+        self.lefts[: len(counts)] = [ord(pair[0]) for pair in counts]
+        self.rights[: len(counts)] = [ord(pair[1]) for pair in counts]
+        # subtle: a symbol's count in this array is at least 1, so that the pairs of a symbol gone
+        # (all of count 0, out of the race) divide 0 by something; the dict ``symbols`` has the truth
+        self.symbol_counts = np.ones(max(map(ord, self.symbols)) + 1, np.int64)
+        self.symbol_counts[[ord(ch) for ch in self.symbols]] = list(self.symbols.values())
+        self.pairs_of = _SymbolPairs(GROUP_AT)
+        for slot, pair in enumerate(counts):
+            self.pairs_of.add(pair[0], slot)
+            if pair[1] != pair[0]:
+                self.pairs_of.add(pair[1], slot)
+        self.floats = np.zeros(size, np.float64)
+        live = np.arange(len(counts))
+        self.floats[live] = self._floats(live)
+        self.threshold, self.sure, self.chosen = _ALL, 0.0, 0
+        self.leader: str | None = None  # the best pair at the last ``leaders``, and how many tie with it
+        self.tied = 0
 
     # -- the race ---------------------------------------------------------------------------------
 
     def leaders(self, k: int) -> list[tuple[str, float, int, int, int]]:
         """The best ``k`` pairs in the race, best first, as ``(pair, score, count, left count, right count)``.
 
-        Subtle: the leaders stay off the heaps, on ``board``, between calls: most of them lead again
-        after the next merge, so they are checked in place instead of pushed and popped every step.
-        A board entry counts as the pair's entry for the ``pushed`` invariant; a group's best pair
-        taken onto the board lets the group's next one compete on the main heap.
+        Subtle: the pool is sorted by float (ties: lower slot first); the pairs that come after the
+        ``k``-th and not near it are behind the first ``k`` for sure. Then each run of floats near
+        one another (those can be out of order, or tied) is put in exact order by the pairs' keys.
         """
-        found = self._recall_board()
-        names = {pair for _, _, pair in found}
-        heap = self.heap
-        while heap and (len(found) < k or heap[0] < found[k - 1]):
-            neg, tie, name = heapq.heappop(heap)
-            pair = self._entry(neg, tie, name)
-            if pair is not None and pair not in names:  # subtle: a pair gone and back may have two entries
-                bisect.insort(found, (neg, tie, pair))
-                names.add(pair)
-        self._send_home([pair for _, _, pair in found[k:]])
-        best = [pair for _, _, pair in found[:k]]
-        pushed, counts, symbols = self.pushed, self.counts, self.symbols
-        self.board = [(self.seen[pair], pair, pushed[pair]) for pair in best]
-        out = []
-        for pair in best:
-            count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
-            out.append((pair, count / (left * right), count, left, right))
+        slots, found = self._sorted_pool(k)
+        end = min(k, len(found))
+        if end:
+            bound = found[end - 1] * (1 - _NEAR)
+            while end < len(found) and found[end] >= bound:
+                end += 1
+        names, counts, symbols = self.names, self.counts, self.symbols
+        out: list[tuple[str, float, int, int, int]] = []
+        self.tied = 1
+        start = 0
+        while start < end and len(out) < k:
+            stop = start + 1
+            while stop < end and found[stop] >= found[stop - 1] * (1 - _NEAR):
+                stop += 1
+            run, ties = [], slots[start:stop]
+            for slot in ties:
+                pair = names[slot]
+                count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
+                run.append((pair, count / (left * right), count, left, right))
+            if len(run) > 1:
+                keys = [-((count << _BITS) // (left * right)) for _, _, count, left, right in run]
+                # subtle: equal fractions may differ by a unit in the last place as floats: sort by slot too
+                order = sorted(range(len(run)), key=lambda i: (keys[i], ties[i]))
+                run = [run[i] for i in order]
+                if not start:
+                    self.tied = keys.count(keys[order[0]])
+            out += run
+            start = stop
+        del out[k:]
+        self.leader = out[0][0] if out else None
         return out
-
-    def _recall_board(self) -> list[tuple[int, int, str]]:
-        """The last leaders still in the race with the key they had, as sorted ``(-key, tie, pair)``;
-        the ones whose key went down go back home (a higher key was pushed home already)."""
-        pushed, score, home, symbols = self.pushed, self.score, self.home, self.symbols
-        found, lower = [], []
-        for tie, pair, own in self.board:
-            anchor = home.get(pair)
-            if anchor is None or pushed.get(pair) != own:
-                continue  # gone, out of the race, or pushed again with a higher key
-            if score[pair] != own:
-                lower.append(pair)
-            else:
-                found.append((-(own // symbols[anchor]) if anchor else -own, tie, pair))
-        self._send_home(lower)
-        found.sort()  # subtle: an anchor's count may have changed, moving its pairs' keys
-        return found
-
-    def _entry(self, neg: int, tie: int, name: str) -> str | None:
-        """The pair a popped main-heap entry stands for if it is live and current, else ``None``
-        (a stale entry is dropped, or pushed again with the current key). A group's current best pair
-        leaves the group's heap and the group's next pair is offered in its place."""
-        pushed, score, heap = self.pushed, self.score, self.heap
-        if len(name) == 2:  # a pair of the main heap
-            if self.home.get(name) != "" or pushed.get(name) != -neg:
-                return None  # gone, moved, or superseded by a higher push
-            now = score[name]
-            if now != -neg:  # lower than when pushed: push the current key and look again
-                pushed[name] = now
-                heapq.heappush(heap, (-now, tie, name))
-                return None
-            return name
-        group = self.groups[name]  # a group: its best pair competes
-        if group.top != (-neg, tie):
-            return None  # superseded by a later entry of the group
-        best = self._best(name)
-        if best is None:
-            group.top = None
-            return None
-        key = -best[0] // self.symbols[name]
-        if (key, best[1]) != (-neg, tie):  # worse than when pushed: push the current best
-            group.top = (key, best[1])
-            heapq.heappush(heap, (-key, best[1], name))
-            return None
-        heapq.heappop(group.heap)
-        group.top = None
-        self._offer(name)
-        return best[2]
-
-    def _send_home(self, pairs: list[str]) -> None:
-        """Put pairs taken off the heaps back in their home heaps, with their current keys."""
-        pushed, score, home, seen = self.pushed, self.score, self.home, self.seen
-        anchors = set()
-        for pair in pairs:
-            key, anchor = score[pair], home[pair]
-            pushed[pair] = key
-            if anchor:
-                heapq.heappush(self.groups[anchor].heap, (-key, seen[pair], pair))
-                anchors.add(anchor)
-            else:
-                heapq.heappush(self.heap, (-key, seen[pair], pair))
-        for anchor in anchors:
-            self._offer(anchor)
 
     def n_tied(self, pair: str) -> int:
         """How many pairs in the race have exactly the score of ``pair`` (itself included)."""
-        count, product = self.counts[pair], self.symbols[pair[0]] * self.symbols[pair[1]]
-        key = (count << _BITS) // product
-        tied = self.ties.get(key, 0)
-        on_board = {self.home[p] for _, p, _ in self.board}  # their groups' tops do not count them
-        for anchor, group in self.groups.items():
-            if anchor in on_board or (group.top is not None and group.top[0] >= key):
-                # the same fraction, seen from the group: count / count(other) = score * count(anchor)
-                tied += group.ties.get(((count * self.symbols[anchor]) << _BITS) // product, 0)
-        return tied
+        count, symbols = self.counts.get(pair, 0), self.symbols
+        if count < self.min_count:
+            return 0
+        if pair == self.leader:  # its ties are all near it, counted by ``leaders``
+            return self.tied
+        key = (count << _BITS) // (symbols[pair[0]] * symbols[pair[1]])
+        return sum(
+            (c << _BITS) // (symbols[p[0]] * symbols[p[1]]) == key for p, c in self.counts.items() if c >= self.min_count
+        )
+
+    def _sorted_pool(self, k: int) -> tuple[list[int], list[float]]:
+        """The pool's slots and floats, best float first (ties: lower slot first); the threshold is
+        chosen again first when too many pairs pass it to sort every step, or too few are surely
+        ahead of every pair outside."""
+        floats = self.floats[: len(self.names)]
+        pool = np.flatnonzero(floats >= self.threshold)
+        for _ in range(2):
+            found = floats[pool]
+            order = np.argsort(-found, kind="stable")  # stable: ``pool`` is in slot order
+            found = found[order]
+            crowded = len(pool) > max(4 * POOL, 2 * self.chosen)
+            if not crowded and (not self.sure or (len(found) >= k and found[k - 1] >= self.sure)):
+                break
+            pool = self._choose(floats, k)
+        return pool[order].tolist(), found.tolist()
+
+    def _choose(self, floats: np.ndarray, k: int) -> np.ndarray:
+        """Set the threshold so that about ``POOL`` pairs, and at least ``k``, pass it; return them."""
+        wanted = max(POOL, k)
+        if np.count_nonzero(floats) <= wanted:
+            self.threshold, self.sure = _ALL, 0.0
+        else:
+            cut = float(np.partition(floats, len(floats) - wanted)[len(floats) - wanted])
+            self.threshold = cut * (1 - _MARGIN)
+            self.sure = self.threshold * (1 + _NEAR)
+        pool = np.flatnonzero(floats >= self.threshold)
+        self.chosen = len(pool)
+        return pool
+
+    def _floats(self, slots: np.ndarray) -> np.ndarray:
+        """The float scores of ``slots`` (0 for a pair out of the race)."""
+        counts = self.counts_at[slots]
+        found = counts / self.symbol_counts[self.lefts[slots]] / self.symbol_counts[self.rights[slots]]
+        if self.min_count > 1:
+            found[counts < self.min_count] = 0.0
+        return found
 
     # -- merging ----------------------------------------------------------------------------------
 
@@ -214,35 +242,72 @@ class PairScores:
         delta, holders, replaced = self._rewrite(pair, new)
         self.tokens -= replaced
         left, right = pair
-        symbols, counts = self.symbols, self.counts
+        symbols = self.symbols
         symbols[left] -= replaced
         symbols[right] -= replaced
         symbols[new] = symbols.get(new, 0) + replaced
-        changed = []
-        for made, change in delta.items():
-            if not change:
-                continue
-            changed.append(made)
-            total = counts.get(made, 0) + change
-            if not total:
-                del counts[made]
-            elif made in counts:
-                counts[made] = total
-            else:
-                self.seen.setdefault(made, len(self.seen))
-                counts[made] = total
-                self._settle(made)
+        self._set_symbol_counts({left, right, new})
+        changed = self._apply(delta)
         where = self.where
         for made, indices in holders.items():
             if made in where:
                 where[made] |= indices
             else:
                 where[made] = indices
-        self._update_all(set(changed).union(*(self.foreign.get(ch, ()) for ch in {left, right, new})))
-        for ch in {left, right, new}:
-            if ch in self.groups:
-                self._offer(ch)
+        touched = self.pairs_of.gather({left, right, new}, changed, self.counts_at)
+        self.floats[touched] = self._floats(touched)
         return replaced
+
+    def _set_symbol_counts(self, chars: set[str]) -> None:
+        top = max(map(ord, chars))
+        if top >= len(self.symbol_counts):
+            grown = np.ones(max(2 * len(self.symbol_counts), top + 1), np.int64)
+            grown[: len(self.symbol_counts)] = self.symbol_counts
+            self.symbol_counts = grown
+        for ch in chars:
+            self.symbol_counts[ord(ch)] = self.symbols[ch] or 1
+
+    def _apply(self, delta: dict[str, int]) -> list[int]:
+        """Add ``delta`` to the pairs' counts; return the slots of the pairs whose count changed."""
+        counts, seen, names, pairs_of = self.counts, self.seen, self.names, self.pairs_of
+        slots, totals, born = [], [], []
+        for made, change in delta.items():
+            if not change:
+                continue
+            total = counts.get(made, 0) + change
+            slot = seen.get(made)
+            if slot is None:
+                slot = seen[made] = len(names)
+                names.append(made)
+                born.append(made)
+            if not total:
+                del counts[made]
+            else:
+                if made not in counts:  # new, or back
+                    pairs_of.add(made[0], slot)
+                    if made[1] != made[0]:
+                        pairs_of.add(made[1], slot)
+                counts[made] = total
+            slots.append(slot)
+            totals.append(total)
+        if born:
+            self._grow(born)
+        if slots:
+            self.counts_at[slots] = totals
+        return slots
+
+    def _grow(self, born: list[str]) -> None:
+        """Give the pairs ``born`` (the last slots) their symbols in the arrays, making room first."""
+        end = len(self.names)
+        if end > len(self.floats):
+            size = max(2 * len(self.floats), end)
+            self.counts_at, self.lefts, self.rights, self.floats = (
+                np.concatenate([a, np.zeros(size - len(a), a.dtype)])
+                for a in (self.counts_at, self.lefts, self.rights, self.floats)
+            )
+        start = end - len(born)
+        self.lefts[start:end] = [ord(pair[0]) for pair in born]
+        self.rights[start:end] = [ord(pair[1]) for pair in born]
 
     def _rewrite(self, pair: str, new: str) -> tuple[dict[str, int], dict[str, set[int]], int]:
         """Rewrite the words holding ``pair``: how each pair's count changes, which words hold each
@@ -260,11 +325,9 @@ class PairScores:
             shorter = word.replace(pair, new)
             # Words are short: take away all their old pairs and add all new ones; the pairs away
             # from the merge cancel out. Simpler than tracking overlaps such as "aaa" by hand.
-            for i in range(len(word) - 1):
-                old = word[i : i + 2]
+            for old in map(add, word, word[1:]):  # each adjacent pair, left to right
                 delta[old] = delta_get(old, 0) - freq
-            for i in range(len(shorter) - 1):
-                made = shorter[i : i + 2]
+            for made in map(add, shorter, shorter[1:]):
                 delta[made] = delta_get(made, 0) + freq
                 if new in made:
                     found = holders.get(made)
@@ -276,109 +339,38 @@ class PairScores:
             replaced += (len(word) - len(shorter)) * freq
         return delta, holders, replaced
 
-    # -- internals --------------------------------------------------------------------------------
-
-    def _settle(self, pair: str) -> None:
-        """Give a new pair its home: the group of an anchor it holds (the one in more pairs), or the
-        main heap; a pair of one symbol twice stays on the main heap (its other symbol is its anchor)."""
-        a, b = pair
-        groups, rank = self.groups, self.rank
-        if a == b or not (a in groups or b in groups):
-            anchor = ""
-        elif a in groups and (b not in groups or rank[a] >= rank[b]):
-            anchor = a
-        else:
-            anchor = b
-        self.home[pair] = anchor
-        for ch in {a, b}:
-            if ch != anchor:
-                found = self.foreign.get(ch)
-                if found is None:
-                    self.foreign[ch] = {pair}
-                else:
-                    found.add(pair)
-
-    def _update_all(self, pairs, *, push: bool = True) -> None:
-        """Rescore ``pairs`` after their count or a symbol's count changed; drop the ones gone.
-
-        A higher key is pushed at once (``push=False`` while building: the heaps are heapified after).
-        """
-        counts, symbols, score, pushed, home, groups = self.counts, self.symbols, self.score, self.pushed, self.home, self.groups
-        ties, min_count, seen, heap, heappush = self.ties, self.min_count, self.seen, self.heap, heapq.heappush
-        lifted: set[str] = set()  # groups with a pair pushed higher: offered once, at the end
-        for pair in pairs:
-            anchor = home.get(pair)
-            if anchor is None:
-                continue  # gone already
-            group = groups[anchor] if anchor else None
-            tally = group.ties if group else ties
-            old = score.pop(pair, None)
-            if old is not None:
-                left_over = tally[old] - 1
-                if left_over:
-                    tally[old] = left_over
-                else:
-                    del tally[old]
-            count = counts.get(pair)
-            if count is None or count < min_count:  # out of the race; gone when its count is 0
-                pushed.pop(pair, None)
-                if count is None:
-                    del home[pair]
-                    for ch in {pair[0], pair[1]}:
-                        if ch != anchor:
-                            self.foreign[ch].discard(pair)
-                continue
-            if group is None:
-                key = (count << _BITS) // (symbols[pair[0]] * symbols[pair[1]])
-            else:
-                key = (count << _BITS) // symbols[pair[1] if pair[0] == anchor else pair[0]]
-            score[pair] = key
-            tally[key] = tally.get(key, 0) + 1
-            if key > pushed.get(pair, -1):
-                pushed[pair] = key
-                entry = (-key, seen[pair], pair)
-                if group is None:
-                    (heappush if push else list.append)(heap, entry)
-                else:
-                    (heappush if push else list.append)(group.heap, entry)
-                    lifted.add(anchor)
-        if push:
-            for anchor in lifted:
-                self._offer(anchor)
-
-    def _best(self, anchor: str) -> tuple[int, int, str] | None:
-        """The group's best pair as its heap entry ``(-key, tie, pair)``, stale entries cleared on the way."""
-        heap, pushed, score, home = self.groups[anchor].heap, self.pushed, self.score, self.home
-        while heap:
-            neg, tie, pair = heap[0]
-            if pushed.get(pair) != -neg or home.get(pair) != anchor:
-                heapq.heappop(heap)
-                continue
-            now = score[pair]
-            if now == -neg:
-                return heap[0]
-            pushed[pair] = now
-            heapq.heapreplace(heap, (-now, tie, pair))
-        return None
-
-    def _offer(self, anchor: str) -> None:
-        """Put the group's best pair on the main heap when it beats the group's latest entry there."""
-        group = self.groups[anchor]
-        best = self._best(anchor)
-        if best is None:
-            return
-        key, tie = -best[0] // self.symbols[anchor], best[1]
-        top = group.top
-        if top is None or key > top[0] or (key == top[0] and tie < top[1]):
-            group.top = (key, tie)
-            heapq.heappush(self.heap, (-key, tie, anchor))
-
 
 def _count(words: list[str], freqs: list[int]) -> tuple[dict[str, int], dict[str, set[int]], dict[str, int]]:
-    """Each pair's count and the words it is in, in first-seen order, and each symbol's count."""
-    symbols: dict[str, int] = {}
-    sym_get = symbols.get
-    for word, freq in zip(words, freqs, strict=True):
-        for ch in word:
-            symbols[ch] = sym_get(ch, 0) + freq
-    return (*count_pairs(words, freqs), symbols)
+    """Each pair's count and the words it is in, in first-seen order, and each symbol's count.
+
+    The same as ``core.bpe.pair_counts.count_pairs`` plus symbol counts, in numpy: the words are
+    laid end to end as code points, and the pairs that straddle two words are left out.
+
+    >>> _count(["abab", "ba"], [2, 3])
+    ({'ab': 4, 'ba': 5}, {'ab': {0}, 'ba': {0, 1}}, {'a': 7, 'b': 7})
+    """
+    if len(words) != len(freqs):
+        raise ValueError("words and freqs must have the same length")
+    codes = np.frombuffer("".join(words).encode("utf-32-le", "surrogatepass"), np.uint32).astype(np.int64)
+    lengths = np.fromiter(map(len, words), np.intp, len(words))
+    weights = np.repeat(np.asarray(freqs, np.int64), lengths)
+    found = np.flatnonzero(np.bincount(codes, minlength=1))
+    totals = np.bincount(codes, weights=weights)[found].astype(np.int64)  # exact: below 2**53
+    symbols = dict(zip(map(chr, found.tolist()), totals.tolist(), strict=True))
+    inside = np.ones(max(len(codes) - 1, 0), bool)  # a pair from the last code of a word to the next word's first
+    inside[np.cumsum(lengths)[:-1][lengths[:-1] > 0] - 1] = False
+    starts = np.flatnonzero(inside)
+    keys = codes[starts] << 21 | codes[starts + 1]  # code points are below 2**21
+    unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    pair_counts = np.bincount(inverse, weights=weights[starts], minlength=len(unique)).astype(np.int64)
+    word_of = np.repeat(np.arange(len(words)), lengths)[starts]
+    by_pair = np.argsort(inverse, kind="stable")
+    bounds = np.cumsum(np.bincount(inverse, minlength=len(unique))).tolist()
+    holders = np.split(word_of[by_pair], bounds[:-1])
+    counts, where = {}, {}
+    for index in np.argsort(first).tolist():  # first-seen order
+        key = int(unique[index])
+        pair = chr(key >> 21) + chr(key & 0x1FFFFF)
+        counts[pair] = int(pair_counts[index])
+        where[pair] = set(holders[index].tolist())
+    return counts, where, symbols
