@@ -38,8 +38,8 @@ SHORT_NAMES: Mapping[str, str] = {
 _FONT = {"size": 15}
 # The bar chart's plot area (px) beside its script legend: at 1400 px in normal mode, and at 1280x720
 # in presentation mode beside the open sidebar; its height when presenting (x 1.2 in ui.figures).
-PLOT_PX = 680
-PRESENTING_PLOT_PX = 560
+PLOT_PX = 590
+PRESENTING_PLOT_PX = 500
 PRESENTING_HEIGHT = 430
 UPRIGHT_FROM = 16  # more bars than this: labels stand upright (at -50 degrees every other one would go)
 MIN_LABEL_PX = 11
@@ -191,7 +191,7 @@ def bar_label_size(bars: int, *, presenting: bool = False) -> int:
     made for (1400 px, or 1280 px beside the open sidebar when presenting), at most the axis' size.
 
     >>> bar_label_size(10), bar_label_size(42), bar_label_size(42, presenting=True)
-    (15, 14, 12)
+    (15, 12, 11)
     """
     plot_px = PRESENTING_PLOT_PX if presenting else PLOT_PX
     return max(MIN_LABEL_PX, min(20 if presenting else _FONT["size"], int(plot_px / max(bars, 1) * 0.9)))
@@ -266,8 +266,10 @@ def premium_heatmap(table: pd.DataFrame, *, order: str = "premium") -> go.Figure
                  f"(median {fmt_ratio(medians[fair])}), {short_name(unfair, tokenizer_names[unfair])} most "
                  f"({fmt_ratio(medians[unfair])})")
     layout = {
-        "title": {"text": title}, "height": 140 + 26 * len(premium), "font": _FONT, "hoverlabel": {"font": _FONT},
-        "margin": {"l": 10, "r": 10, "t": 60, "b": 10}, "xaxis": {"side": "top"},
+        "height": 140 + 26 * len(premium), "font": _FONT, "hoverlabel": {"font": _FONT},
+        # the tokenizers' names stand on the plot's top edge: the title goes to the figure's top, above them
+        "title": {"text": title, "yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 12}},
+        "margin": {"l": 10, "r": 10, "t": 95, "b": 10}, "xaxis": {"side": "top"},
         "yaxis": {"autorange": "reversed", "automargin": True},
     }
     return go.Figure({"data": [trace], "layout": layout})
