@@ -115,8 +115,20 @@ def check_tax_chart(page, *, presenting: bool) -> list[str]:
     return problems
 
 
+# The sidebar's page links whose label is cut off (item 5: "Beyond fixed tokenizers" in presentation mode).
+CUT_LINKS_JS = r"""() => [...document.querySelectorAll('[data-testid=stSidebar] [data-testid=stPageLink-NavLink] p')]
+  .filter(p => p.scrollWidth > p.clientWidth + 1 || p.closest('span').scrollWidth > p.closest('span').clientWidth + 1)
+  .map(p => p.textContent)"""
+
+
+def check_sidebar_links(page) -> list[str]:
+    if page.evaluate("() => document.querySelector('[data-testid=stSidebar]').getBoundingClientRect().right < 10"):
+        return []  # closed
+    return [f"sidebar link cut off: {label}" for label in page.evaluate(CUT_LINKS_JS)]
+
+
 # Per page, what else its first screen must show (presentation mode, sidebar open and closed).
-EXTRA_CHECKS = {"Language tax": lambda page: check_tax_chart(page, presenting=True)}
+EXTRA_CHECKS = {"Language tax": lambda page: check_tax_chart(page, presenting=True), "Playground": check_sidebar_links}
 
 
 @pytest.fixture()
@@ -248,3 +260,32 @@ def test_four_columns_level_boxes_lossy_flags_that_say_what_and_a_family_on_one_
     assert len(row["warnings"]) == 2 and all("at character" in w for w in row["warnings"]), row["warnings"]
     assert any("“ñ” came back as “n”" in w for w in row["warnings"]), row["warnings"]
     assert row["family"] and all(j["lines"] == 1 and not j["wide"] for j in row["family"]), row["family"]
+
+
+# Item 5 on Beyond at 1400 px: every picked tokenizer's chip whole inside "Compare with", and the parallel
+# text's options whole.
+BEYOND_CUT_JS = r"""() => {
+  const out = [];
+  for (const box of document.querySelectorAll('[data-testid=stMain] [data-testid=stMultiSelectTagsContainer]')) {
+    const r = box.getBoundingClientRect();
+    for (const chip of box.querySelectorAll('[data-tag]')) {
+      const c = chip.getBoundingClientRect();
+      if (c.right > r.right + 1 || c.bottom > r.bottom + 1 || chip.scrollWidth > chip.clientWidth + 1) out.push(chip.innerText);
+    }
+  }
+  for (const p of document.querySelectorAll('[data-testid=stMain] [data-testid=stButtonGroup] button p')) {
+    const group = p.closest('[data-testid=stButtonGroup]').getBoundingClientRect(), c = p.getBoundingClientRect();
+    if (p.scrollWidth > p.clientWidth + 1 || c.right > group.right + 1) out.push(p.textContent);
+  }
+  return out;
+}"""
+
+
+def test_beyond_shows_every_pick_and_whole_options_at_1400(wide, app_url) -> None:
+    page = wide
+    page.goto(f"{app_url}/Beyond_tokenizers")
+    settle(page, ".js-plotly-plot")
+    page.get_by_text("Patches and tokens across languages").wait_for()
+    page.wait_for_function(IDLE)
+    cut = page.evaluate(BEYOND_CUT_JS)
+    assert cut == [], cut
