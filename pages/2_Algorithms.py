@@ -19,7 +19,7 @@ views.inject_css()
 state.init_algorithms()
 al_link.sync()
 
-st.title("BPE, WordPiece, Unigram")
+st.title("Algorithms: BPE, WordPiece, Unigram")  # the sidebar calls it "Algorithms"
 presenting = st.session_state[state.PRESENTATION]
 if not presenting:  # on a projector the grid needs the room, and the speaker says this
     st.markdown(explain.INTRO)

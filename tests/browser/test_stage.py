@@ -128,7 +128,15 @@ def check_sidebar_links(page) -> list[str]:
 
 
 # Per page, what else its first screen must show (presentation mode, sidebar open and closed).
-EXTRA_CHECKS = {"Language tax": lambda page: check_tax_chart(page, presenting=True), "Playground": check_sidebar_links}
+def check_bpe_text_box(page) -> list[str]:
+    """Item 4: the BPE page's one-line text box cut the bottoms of its letters."""
+    needed, shown = page.evaluate("() => { const t = document.querySelector('.st-key-bpe_text textarea'); "
+                                  "return [t.scrollHeight, t.clientHeight]; }")
+    return [f"the text box needs {needed}px and shows {shown}px"] if needed > shown + 1 else []
+
+
+EXTRA_CHECKS = {"Language tax": lambda page: check_tax_chart(page, presenting=True), "Playground": check_sidebar_links,
+                "BPE step by step": check_bpe_text_box}
 
 
 @pytest.fixture()
@@ -168,6 +176,9 @@ def test_every_page_title_and_first_screen_control_clear_of_the_header(stage, ap
         if label != "Playground":
             page.locator("[data-testid=stSidebar]").get_by_role("link", name=label).click()
         settle(page, drawn)
+        title = page.locator("[data-testid=stMain] h1").first.inner_text()
+        if label not in title:  # item 8: the page is called what the sidebar calls it
+            problems[f"{label}: titled"] = [title]
         extra = EXTRA_CHECKS.get(label, lambda _: [])
         opened = page.evaluate(FIRST_SCREEN_JS) + extra(page)
         set_sidebar(page, open_=False)
