@@ -252,12 +252,29 @@ function restoreScroll() {
   }
 }
 
+// Cards side by side (the Playground's columns): each card's head (name, count, lossy flag) is as
+// tall as the tallest head of its row, so the span boxes of one row start at one height.
+const HEADS = '[class*="st-key-tp_head_"]';
+
+function alignHeads() {
+  for (const row of document.querySelectorAll('[data-testid="stHorizontalBlock"]')) {
+    const heads = [...row.querySelectorAll(`:scope > [data-testid="stColumn"] ${HEADS}`)];
+    if (heads.length < 2) continue;
+    for (const head of heads) head.style.minHeight = "";
+    const tops = heads.map((h) => h.getBoundingClientRect().top);
+    if (Math.max(...tops) - Math.min(...tops) > 2) continue; // stacked, not side by side
+    const tallest = Math.max(...heads.map((h) => h.getBoundingClientRect().height));
+    for (const head of heads) head.style.minHeight = `${tallest}px`;
+  }
+}
+
 function watchNotes() {
   if (scrolledTo.size) restoreScroll();
   if (scanning) return;
   scanning = true;
   requestAnimationFrame(() => {
     scanning = false;
+    alignHeads();
     for (const note of document.querySelectorAll(".tp-spans[data-more] > .tp-limit:not([data-watched])")) {
       note.dataset.watched = "1";
       watcher.observe(note);
@@ -280,5 +297,6 @@ export default function () {
     }
   });
   new MutationObserver(watchNotes).observe(document.body, { childList: true, subtree: true });
+  window.addEventListener("resize", watchNotes);
   watchNotes();
 }

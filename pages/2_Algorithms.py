@@ -19,12 +19,13 @@ views.inject_css()
 state.init_algorithms()
 al_link.sync()
 
-st.title("BPE, WordPiece, Unigram")
+st.title("Algorithms: BPE, WordPiece, Unigram")  # the sidebar calls it "Algorithms"
 presenting = st.session_state[state.PRESENTATION]
 if not presenting:  # on a projector the grid needs the room, and the speaker says this
     st.markdown(explain.INTRO)
 labels = "collapsed" if presenting else "visible"
-text_col, sizes_col = st.columns([5, 6], gap="small")
+# presenting, the sizes get more room: all eight pills on one line beside the sidebar
+text_col, sizes_col = st.columns([4, 7] if presenting else [5, 6], gap="small")
 text = text_col.text_area("Your text", key=state.AL_TEXT, height=68, help="Ctrl+Enter applies it.",
                           label_visibility=labels)
 with sizes_col:

@@ -40,6 +40,7 @@ from core.head import leading_tokens
 from core.metrics import TextCounts, text_counts
 from core.packed import PackedTokens
 from core.pretrained.adapter import outline_of
+from core.roundtrip import Difference, first_difference
 from core.types import Token
 from ui.bounded import SizedCache
 from ui.spans import DEFAULT_LIMIT, render_spans
@@ -67,6 +68,7 @@ class Analysis:
     lossy: bool  # decode(encode(text)) != text
     seconds: float  # time to encode, decode and count
     added: tuple[str, ...] = ()  # the literals of the tokens the tokenizer added (BOS, [CLS]), each once
+    difference: Difference | None = None  # where a lossy round trip first changes the text
 
     @property
     def total(self) -> int:
@@ -261,11 +263,13 @@ def compute_analysis(key: str, tokenizer: Any, text: str, allow_special: bool) -
         if outline is None or head is None:
             tokens = tokenizer.encode(text, allow_special=allow_special)
             outline, head = outline_of(tokens), tokens
-        lossy = tokenizer.decode(outline.text_ids()) != text
+        difference = first_difference(text, tokenizer.decode(outline.text_ids()))
+        lossy = difference is not None
         counts = text_counts(text, outline.kinds)
         packed = PackedTokens(head)
         ids = packed.ids if len(packed) == len(outline.ids) else array("i", outline.ids)
-    return Analysis(key, packed, ids, counts, lossy, time.perf_counter() - began, tuple(dict.fromkeys(outline.added)))
+    return Analysis(key, packed, ids, counts, lossy, time.perf_counter() - began, tuple(dict.fromkeys(outline.added)),
+                    difference)
 
 
 def tokens(

@@ -86,8 +86,11 @@ def for_presentation(figure: go.Figure) -> go.Figure:
     """
     layout = figure.layout
     height = layout.height
+    # a figure may say how it stands on the page: "title_chars" for a full-width chart's title, and
+    # "x_tick_size" for many category labels that each must fit under one bar
+    own = (layout.meta or {}).get("presentation", {}) if isinstance(layout.meta, dict) else {}
     legend_size = max(PRESENTATION_LEGEND_SIZE, layout.legend.font.size or 0)
-    lines = _wrapped(layout.title.text or "", PRESENTATION_TITLE_CHARS)
+    lines = _wrapped(layout.title.text or "", own.get("title_chars", PRESENTATION_TITLE_CHARS))
     subtitle = bool(layout.title.subtitle.text)
     figure.update_layout(
         font=PRESENTATION_FONT, hoverlabel={"font": {"size": 20}}, height=round(height * 1.2) if height else None,
@@ -126,6 +129,8 @@ def for_presentation(figure: go.Figure) -> go.Figure:
     figure.update_traces(textfont={"size": 16}, selector={"type": "heatmap"})  # the numbers in the cells
     figure.update_xaxes(**_PRESENTATION_AXIS)
     figure.update_yaxes(**_PRESENTATION_AXIS)
+    if "x_tick_size" in own:
+        figure.update_xaxes(tickfont_size=own["x_tick_size"])
     return figure
 
 

@@ -70,6 +70,12 @@ _CLUSTER_NAMES = {
 }
 
 
+# The counter's short name for the invisible characters that sit inside emoji sequences (the full
+# name stays in data-c, for the tooltip): the group is then no wider than its byte chips.
+ZWJ = "\u200d"
+_SHORT_NAMES = {ZWJ: "tp-zwj", "\ufe0f": "tp-vs16", "\ufe0e": "tp-vs15"}  # classes; spans.css has the names
+
+
 def token_color(token_id: int) -> int:
     """The palette index of a token id: stable across runs, pages and processes.
 
@@ -159,9 +165,16 @@ def render_spans(
     box_attribute = f' data-box="{attribute(more)}"' if more else ""
     more_attribute = f' data-more="{attribute(more)}"' if more and limit < total else ""
     out: list[str] = []
+    run = [False]  # inside a tp-nobr span: items held together by zero-width joiners
 
-    def add(item: str) -> None:
-        if out and not out[-1].endswith("\n"):  # after a line break the line breaks anyway
+    def add(item: str, *, glued: bool = False) -> None:
+        if glued and out and not run[0]:  # subtle: no <wbr> is not enough, a line breaks between inline-flex boxes
+            out[-1] = f"<span class=tp-nobr>{out[-1]}"
+            run[0] = True
+        elif not glued and run[0]:
+            out.append("</span>")
+            run[0] = False
+        if out and not glued and not out[-1].endswith("\n"):  # after a line break the line breaks anyway
             out.append(_BREAK)
         out.append(item)
 
@@ -175,18 +188,21 @@ def render_spans(
         if first.start > cursor:
             add(_gap(text[cursor : first.start], style.marks))
             previous_color = None
+        glued = _joined(text, first.start)
         if len(group.members) == 1:
             index, token = group.members[0]
             color = token_color(token.id)
-            add(_pill(text, token, style, alt=color == previous_color, highlighted=index in highlight))
+            add(_pill(text, token, style, alt=color == previous_color, highlighted=index in highlight), glued=glued)
             previous_color = None if token.start == token.end else color
         else:
-            add(_group(text, group, style, highlight=highlight))
+            add(_group(text, group, style, highlight=highlight), glued=glued)
             previous_color = None
         cursor = max(cursor, group.end)
         drawn += len(group.members)
     if drawn == total and cursor < len(text):
         add(_gap(text[cursor:], style.marks))
+    if run[0]:
+        out.append("</span>")
     ids = ",".join(id36(token.id) for token in itertools.islice(tokens, drawn)) or '""'
     big = " data-big" if drawn > MANY_TOKENS else ""  # the browser may skip laying it out while off screen
     out.insert(0, f'<div class="{classes}"{big} data-s={style.spelling} data-ids={ids}{box_attribute}{more_attribute}>')
@@ -406,10 +422,18 @@ def _group(text: str, group: _Group, style: _Style, *, highlight: Collection[int
                      f"{html.escape(shown, quote=False)}</b>")
     name = _CLUSTER_NAMES.get(covered)
     named = f' data-c="{attribute(name)}"' if name else ""
+    if covered in _SHORT_NAMES:  # the counter says "2 · ZWJ": the full name made the group wide
+        names.append(_SHORT_NAMES[covered])
     return (
         f"<span {_classes(*names)}>{_group_text(style.marks(covered))}"
         f"<s{named}>{''.join(chips)}</s></span>"
     )
+
+
+def _joined(text: str, start: int) -> bool:
+    """Whether the item starting at ``start`` is held to the one before by a zero-width joiner (it
+    starts with one, or follows one): a ZWJ sequence (a family emoji) stays on one line."""
+    return 0 < start < len(text) and ZWJ in (text[start], text[start - 1])
 
 
 def _group_text(label: str) -> str:

@@ -7,12 +7,14 @@ shows comes from ``ui.spans`` (escaped there) or is escaped here.
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
+from core.roundtrip import Difference
 from core.textio import MAX_UPLOAD_BYTES, decode_text_upload
 from ui.cache import Analysis, Unavailable, retry
 from ui.spans import render_ids, render_legend
@@ -186,7 +188,9 @@ def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str, *, key: str) 
     every rerun sent to the browser.
     """
     counts = analysis.counts
-    st.markdown(f"#### {md_escape(tokenizer.name)}")
+    # the head: assets/spans.js makes the heads of one row equally tall, so the spans start level
+    head = st.container(key=f"tp_head_{key}", gap="small")
+    head.markdown(f"#### {md_escape(tokenizer.name)}")
     headline = f"**{counts.tokens:,} token{'' if counts.tokens == 1 else 's'}**"
     if counts.added:  # the literals in order of appearance, each once
         headline += f" + {counts.added} added by the tokenizer ({md_escape(', '.join(analysis.added))})"
@@ -194,7 +198,7 @@ def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str, *, key: str) 
     facts = [tokenizer.algorithm, f"{tokenizer.vocab_size:,} vocab", attribution]
     # one row: the count, and what the tokenizer is as the button of a popover that says where its
     # file comes from (a source line with its sha256 took four lines of a narrow column)
-    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    row = head.container(horizontal=True, vertical_alignment="center", gap="small")
     row.markdown(headline)
     source = row.popover(md_escape(" · ".join(str(fact) for fact in facts if fact)), type="tertiary",
                          help="Where the tokenizer's file comes from, its sha256 and its licence",
@@ -207,19 +211,41 @@ def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str, *, key: str) 
             if getattr(tokenizer, "notes", None):
                 st.caption(md_escape(tokenizer.notes))
     if analysis.lossy:
-        st.warning(lossy_note(counts.unknown or 0), icon=":material/warning:")
+        head.warning(lossy_note(counts.unknown or 0, analysis.difference), icon=":material/warning:")
     st.html(spans)
 
 
-def lossy_note(unknown: int) -> str:
-    """The flag for a tokenizer whose round trip changes the text, with the likely cause.
+def lossy_note(unknown: int, difference: Difference | None = None) -> str:
+    """The flag (Markdown) for a tokenizer whose round trip changes the text: the likely cause and,
+    when known, the first characters it changed and where.
+
+    Subtle: no long unbreakable word ("decode(encode(text))"): a narrow column broke it mid-word.
 
     >>> lossy_note(3)
-    'lossy: decode(encode(text)) ≠ text; 3 unknown tokens'
+    'Lossy: the tokens decode to another text; 3 unknown tokens'
+    >>> lossy_note(0, Difference(4, "ñ", "n"))
+    'Lossy: the tokens decode to another text; at character 5, “ñ” came back as “n”; no unknown tokens, so it normalizes or drops characters'
     """
+    note = "Lossy: the tokens decode to another text"
+    if difference is not None:
+        lost = f"“{md_escape(visible(difference.lost))}”"
+        note += (f"; at character {difference.at + 1:,}, {lost} came back as “{md_escape(visible(difference.got))}”"
+                 if difference.got else f"; at character {difference.at + 1:,}, {lost} was dropped")
     if unknown:
-        return f"lossy: decode(encode(text)) ≠ text; {unknown:,} unknown token{'s' if unknown != 1 else ''}"
-    return "lossy: decode(encode(text)) ≠ text; no unknown tokens, so it normalizes or drops characters"
+        return f"{note}; {unknown:,} unknown token{'s' if unknown != 1 else ''}"
+    return f"{note}; no unknown tokens, so it normalizes or drops characters"
+
+
+def visible(text: str) -> str:
+    r"""``text`` with invisible and control characters written as ``U+XXXX``, so a lost one shows.
+
+    >>> visible("a\u200db\n")
+    'a U+200D b U+000A'
+    """
+    def one(ch: str) -> str:
+        return f" U+{ord(ch):04X} " if unicodedata.category(ch) in ("Cf", "Cc", "Zs", "Zl", "Zp", "Mn", "Me") else ch
+
+    return " ".join("".join(one(ch) for ch in text).split())
 
 
 def unavailable_card(item: Unavailable, *, retry_key: str) -> None:

@@ -435,3 +435,25 @@ def test_the_first_tokens_of_a_longer_encoding_say_how_many_there_are_in_all() -
     assert "tp-limit" not in whole and "data-more" not in whole
     with pytest.raises(ValueError, match="total"):
         render_spans(text, head, total=3)
+
+
+def test_a_zwj_sequence_is_held_on_one_line_with_short_joiner_names() -> None:
+    """Issue 21, item 7: a family emoji (man ZWJ woman ZWJ girl) under a byte-level BPE: one no-wrap
+    run, no break opportunity inside it, and each joiner's group named in a few letters."""
+    family = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
+    text = f"a {family} b"
+    data = text.encode()
+    tokens, at = [Token(1, b"a", 0, 1)], 1
+    for i, ch in enumerate(text[1:], start=1):
+        size = len(ch.encode())
+        if size == 1:
+            tokens.append(Token(at + 100, ch.encode(), i, i + 1))
+        else:  # split every multi-byte character into two tokens, as GPT-2 does
+            tokens += [Token(at + 200, ch.encode()[:2], i, i + 1), Token(at + 300, ch.encode()[2:], i, i + 1)]
+        at += 1
+    assert b"".join(t.bytes for t in tokens) == data
+    markup = render_spans(text, tokens)
+    run = re.search(r"<span class=tp-nobr>(.*?)</span>(?=<wbr>)", markup)
+    assert run is not None and "<wbr>" not in run.group(1)
+    assert run.group(1).count('class="tp-group tp-zwj"') == 2
+    assert ".tp-zwj s[data-c]::after" in CSS.read_text()

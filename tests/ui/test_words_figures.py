@@ -89,6 +89,23 @@ def test_units_figure_has_one_bar_per_unit_in_algorithm_colors() -> None:
     assert frame["attention cost × shortest"].tolist() == pytest.approx([1.0, 9.0, 9.0, 2.25, 1.5625])
 
 
+def test_close_tokenizer_labels_never_overlap() -> None:
+    """Issue 21, item 5: cl100k_base and o200k_base (with Llama 3 between them, taking turns) overlapped."""
+    rows = [(50_257, 4.1, "GPT-2"), (100_277, 4.4, "cl100k_base"), (128_256, 4.5, "Llama 3"), (200_019, 4.6, "o200k_base")]
+    shifts = fig.label_shifts(rows, x_range=(100, 200_019), y_top=5.0)
+    width, height = fig.LABEL_PLOT_PX
+    span = np.log10(200_019) - np.log10(100)
+    boxes = []
+    for (size, value, label), shift in zip(rows, shifts, strict=True):
+        x = (np.log10(size) - 2) / span * width
+        y = (1 - value / 5.0) * height - shift
+        half = len(label) * fig.LABEL_CHAR_PX / 2
+        boxes.append((x - half, x + half, y - fig.LABEL_LINE_PX / 2, y + fig.LABEL_LINE_PX / 2))
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not (a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]), (rows, shifts)
+
+
 def test_compression_figure_lines_points_ceiling_and_notes(sweep: compression.BPESweep) -> None:
     curve = sweep.curve([256, 400, 600])
     other = compression.Curve("Unigram", np.array([300, 500]), np.array([900, 800]), sweep.heldout_bytes, 0.1)
@@ -104,9 +121,12 @@ def test_compression_figure_lines_points_ceiling_and_notes(sweep: compression.BP
     assert list(markers.x) == [256, 400, 600]
     assert list(markers.y) == pytest.approx((sweep.heldout_bytes / curve.tokens).tolist())
     assert unigram.mode == "lines+markers" and unigram.line.color == ALGORITHM_COLORS["Unigram"]
-    assert [d.x[0] for d in diamonds] == [32_000, 50_257]  # labels take turns above and below, by size
-    assert [d.textposition for d in diamonds] == ["top center", "bottom center"]
-    assert diamonds[0].text[0] == "&lt;b&gt;T5&lt;/b&gt;"
+    assert [d.x[0] for d in diamonds] == [32_000, 50_257]
+    # the labels are annotations at the points (log10 x): the two close ones on either side, not one on the other
+    labels = [a for a in figure.layout.annotations if a.text in ("&lt;b&gt;T5&lt;/b&gt;", "GPT-2")]
+    assert [a.text for a in labels] == ["&lt;b&gt;T5&lt;/b&gt;", "GPT-2"]
+    assert [a.x for a in labels] == pytest.approx([np.log10(32_000), np.log10(50_257)])
+    assert labels[0].yshift > 0 > labels[1].yshift
     (ceiling,) = figure.layout.shapes
     assert ceiling.y0 == 4.2 and ceiling.line.dash == "dash"
     texts = [a.text for a in figure.layout.annotations]

@@ -226,12 +226,11 @@ def languages_section(
     found: models.EntropyModel, loaded: dict[str, Any], *, rule: str, threshold: float, whole: bool
 ) -> None:
     """Patches against tokens on the same text in several languages: a chart and a table."""
-    title_col, source_col = widgets.columns([3, 2], vertical_alignment="bottom")
-    title_col.subheader("Patches and tokens across languages")
+    st.subheader("Patches and tokens across languages")  # the choice below: beside it, its options were cut
     sources = models.parallel_sources()
     if st.session_state[state.BT_PARALLEL] not in sources:
         st.session_state[state.BT_PARALLEL] = sources[0]
-    chosen = source_col.segmented_control(
+    chosen = st.segmented_control(
         "Parallel text", sources, format_func=models.PARALLEL_SOURCES.__getitem__, key=state.BT_PARALLEL,
         required=True, help="The same text in several languages. PUD needs the data folder.",
     )

@@ -36,6 +36,13 @@ SHORT_NAMES: Mapping[str, str] = {
     "whisper": "Whisper",
 }
 _FONT = {"size": 15}
+# The bar chart's plot area (px) beside its script legend: at 1400 px in normal mode, and at 1280x720
+# in presentation mode beside the open sidebar; its height when presenting (x 1.2 in ui.figures).
+PLOT_PX = 590
+PRESENTING_PLOT_PX = 500
+PRESENTING_HEIGHT = 430
+UPRIGHT_FROM = 16  # more bars than this: labels stand upright (at -50 degrees every other one would go)
+MIN_LABEL_PX = 11
 
 
 def short_name(key: str, name: str | None = None) -> str:
@@ -118,11 +125,14 @@ def premium_message(table: pd.DataFrame, tokenizer: str) -> str:
     return message
 
 
-def premium_bars(table: pd.DataFrame, tokenizer: str, *, focus: str = "") -> go.Figure:
+def premium_bars(table: pd.DataFrame, tokenizer: str, *, focus: str = "", presenting: bool = False) -> go.Figure:
     """Bars of the premium per language under ``tokenizer``, colored by script, sorted; the UTF-8
     bytes and characters ratios as markers beside each bar; lossy bars hatched and labelled.
 
-    ``customdata`` of every bar is the language code, so a click on a bar names its language.
+    ``customdata`` of every bar is the language code, so a click on a bar names its language. Every
+    bar is labelled: plotly leaves out every other category label when they would touch, so the
+    labels stand upright, one per bar, at a size that fits the bar's width. ``presenting``: the chart
+    is short enough to show with its labels under the page's title on a 1280x720 screen.
     """
     rows = chart_rows(table, tokenizer)
     if rows.empty:
@@ -155,11 +165,16 @@ def premium_bars(table: pd.DataFrame, tokenizer: str, *, focus: str = "") -> go.
             "marker": {"symbol": symbol, "size": 9, "color": "#222", "line": {"width": 1.5, "color": "#222"}},
             "hovertemplate": f"%{{x}}<br>{label}: %{{y:.2f}}×<extra></extra>",
         })
+    tick = bar_label_size(len(order), presenting=presenting)
     layout = {
         "title": {"text": premium_message(table, tokenizer)},
-        "barmode": "overlay", "height": 600, "font": _FONT, "hoverlabel": {"font": _FONT},
-        "margin": {"l": 10, "r": 10, "t": 60, "b": 10},
-        "xaxis": {"categoryorder": "array", "categoryarray": order, "tickangle": -50, "automargin": True},
+        "barmode": "overlay", "height": PRESENTING_HEIGHT if presenting else 600, "font": _FONT,
+        "hoverlabel": {"font": _FONT}, "margin": {"l": 10, "r": 10, "t": 60, "b": 10},
+        "xaxis": {"categoryorder": "array", "categoryarray": order, "automargin": True,
+                  "tickmode": "array", "tickvals": order, "ticktext": order,
+                  "tickangle": -50 if len(order) <= UPRIGHT_FROM else -90, "tickfont": {"size": tick}},
+        # ui.figures.for_presentation: a full-width chart, whose many labels keep the size set here
+        "meta": {"presentation": {"title_chars": 90, "x_tick_size": tick}},
         "yaxis": {"title": {"text": "× the base language's tokens"}, "rangemode": "tozero", "ticksuffix": "×"},
         # a column at the right: a row above the bars would wrap into the title on narrow screens
         "legend": {"orientation": "v", "x": 1.01, "y": 1, "yanchor": "top", "font": {"size": 12},
@@ -169,6 +184,17 @@ def premium_bars(table: pd.DataFrame, tokenizer: str, *, focus: str = "") -> go.
         "clickmode": "event+select", "dragmode": False,
     }
     return go.Figure({"data": traces, "layout": layout})
+
+
+def bar_label_size(bars: int, *, presenting: bool = False) -> int:
+    """The font size (px) of the bars' labels: one bar's width on the narrowest screen the chart is
+    made for (1400 px, or 1280 px beside the open sidebar when presenting), at most the axis' size.
+
+    >>> bar_label_size(10), bar_label_size(42), bar_label_size(42, presenting=True)
+    (15, 12, 11)
+    """
+    plot_px = PRESENTING_PLOT_PX if presenting else PLOT_PX
+    return max(MIN_LABEL_PX, min(20 if presenting else _FONT["size"], int(plot_px / max(bars, 1) * 0.9)))
 
 
 def _hovers(rows: pd.DataFrame) -> list[str]:
@@ -240,8 +266,10 @@ def premium_heatmap(table: pd.DataFrame, *, order: str = "premium") -> go.Figure
                  f"(median {fmt_ratio(medians[fair])}), {short_name(unfair, tokenizer_names[unfair])} most "
                  f"({fmt_ratio(medians[unfair])})")
     layout = {
-        "title": {"text": title}, "height": 140 + 26 * len(premium), "font": _FONT, "hoverlabel": {"font": _FONT},
-        "margin": {"l": 10, "r": 10, "t": 60, "b": 10}, "xaxis": {"side": "top"},
+        "height": 140 + 26 * len(premium), "font": _FONT, "hoverlabel": {"font": _FONT},
+        # the tokenizers' names stand on the plot's top edge: the title goes to the figure's top, above them
+        "title": {"text": title, "yref": "container", "y": 1, "yanchor": "top", "pad": {"t": 12}},
+        "margin": {"l": 10, "r": 10, "t": 95, "b": 10}, "xaxis": {"side": "top"},
         "yaxis": {"autorange": "reversed", "automargin": True},
     }
     return go.Figure({"data": [trace], "layout": layout})

@@ -179,7 +179,8 @@ def premium_chart(table: pd.DataFrame, tokenizer: str, focus: str) -> None:
                    "languages; the table below has all of them.")
     rows = tf.chart_rows(table, tokenizer)[["name", "script_name", "premium", "bytes_ratio", "chars_ratio",
                                             "tokens", "base_tokens", "unknown_share"]]
-    widgets.chart(tf.premium_bars(table, tokenizer, focus=focus), rows, key="lt_bars", name=f"language_tax_{tokenizer}",
+    presenting = bool(st.session_state.get(state.PRESENTATION))
+    widgets.chart(tf.premium_bars(table, tokenizer, focus=focus, presenting=presenting), rows, key="lt_bars", name=f"language_tax_{tokenizer}",
                   on_select=_on_bar_click, selection_mode="points")
     st.caption("Bars: tokens of each language over the base language's tokens for the same text. "
                "◆ the same ratio in UTF-8 bytes, ○ in characters: a bar far above its ◆ is the tokenizer, "
@@ -198,7 +199,7 @@ def focus_view(table: pd.DataFrame, choice: Choice, tokenizer: str, tokenizers: 
     focus = left.selectbox("Language shown as tokens", codes, format_func=names.__getitem__, key=state.LT_FOCUS)
     shared = corpus.shared([focus, choice.base])[:FOCUS_SEGMENTS]
     if right.button("Open in the Playground", key="lt_open_playground", icon=":material/open_in_new:"):
-        _open_in_playground(corpus.text(focus, corpus.shared([focus, choice.base])), list(tokenizers))
+        _open_in_playground(corpus.text(focus, corpus.shared([focus, choice.base])), tokenizer, list(tokenizers))
     row = rows[rows["language"] == focus].iloc[0]
     columns = st.columns(2 if focus != choice.base else 1, gap="medium")
     for code, column in zip(dict.fromkeys([choice.base, focus]), columns, strict=False):
@@ -227,10 +228,20 @@ def segments_html(corpus: parallel_corpus.ParallelCorpus, code: str, ids: tuple[
     return f'<div class="lt-segments" lang="{lang}">{"".join(blocks)}</div>'
 
 
-def _open_in_playground(text: str, keys: list[str]) -> None:
+def playground_tokenizers(shown: str, keys: list[str], *, most: int = 4) -> list[str]:
+    """The Playground's columns for "Open in the Playground": the chart's tokenizer first, then the
+    other picked ones, at most ``most``.
+
+    >>> playground_tokenizers("xlmr", ["gpt2", "cl100k_base", "o200k_base", "llama3", "qwen", "xlmr"])
+    ['xlmr', 'gpt2', 'cl100k_base', 'o200k_base']
+    """
+    return list(dict.fromkeys([shown, *keys]))[:most]
+
+
+def _open_in_playground(text: str, shown: str, keys: list[str]) -> None:
     st.session_state[state.PG_TEXT] = text
     st.session_state[state.PG_BIG_TEXT] = ""
-    st.session_state[state.PG_TOKENIZERS] = keys[:4]
+    st.session_state[state.PG_TOKENIZERS] = playground_tokenizers(shown, keys)
     try:
         st.switch_page("app.py")
     except Exception:  # noqa: BLE001 — AppTest runs a page alone, where other pages are not registered

@@ -268,20 +268,30 @@ def compression_figure(
             "hovertemplate": f"{curve.algorithm} · vocabulary %{{x:,}}<br>%{{y:.3f}} bytes / token"
                              "<br>%{customdata:,} held-out tokens<extra></extra>",
         })
-    # neighbours on the x axis take turns above and below their point, so labels do not collide
-    for turn, point in enumerate(sorted(points, key=lambda p: p.vocab_size)):
+    ordered = sorted(points, key=lambda p: p.vocab_size)
+    sizes_seen = [s for c in curves for s in c.vocab_sizes] + [p.vocab_size for p in points]
+    heights = [float(np.max(c.bytes_per_token)) for c in curves if len(c.bytes_per_token)] + [
+        p.bytes_per_token for p in points]
+    shifts = label_shifts([(p.vocab_size, p.bytes_per_token, short_label(p.name)) for p in ordered],
+                          x_range=(min(sizes_seen, default=1), max(sizes_seen, default=10)),
+                          y_top=max(heights, default=1.0) * 1.05)
+    annotations: list[dict] = []
+    for point, shift in zip(ordered, shifts, strict=True):
         color = ALGORITHM_COLORS.get(point.algorithm, CEILING_COLOR)
         name = html.escape(point.name)
         data.append({
-            "type": "scatter", "mode": "markers+text", "name": name, "x": [point.vocab_size],
-            "y": [point.bytes_per_token], "text": [html.escape(short_label(point.name))],
-            "textposition": "top center" if turn % 2 == 0 else "bottom center",
+            "type": "scatter", "mode": "markers", "name": name, "x": [point.vocab_size],
+            "y": [point.bytes_per_token],
             "marker": {"color": color, "size": 12, "symbol": "diamond", "line": {"color": "white", "width": 1}},
             "customdata": [point.tokens], "showlegend": False,
             "hovertemplate": f"{name}<br>vocabulary %{{x:,}}<br>%{{y:.3f}} bytes / token"
                              "<br>%{customdata:,} held-out tokens<extra></extra>",
         })
-    shapes, annotations = [], []
+        # subtle: on a log axis an annotation's x is the log10 of the value
+        annotations.append({"x": float(np.log10(point.vocab_size)), "y": point.bytes_per_token, "yshift": shift,
+                            "text": html.escape(short_label(point.name)), "showarrow": False,
+                            "font": {"color": color}})
+    shapes = []
     if ceiling is not None:
         shapes.append({"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": ceiling, "y1": ceiling,
                        "line": {"color": CEILING_COLOR, "dash": "dash", "width": 2}})
@@ -298,6 +308,42 @@ def compression_figure(
     layout["xaxis"]["tickformat"] = ",d"
     layout["yaxis"]["rangemode"] = "tozero"
     return go.Figure({"data": data, "layout": layout})
+
+
+LABEL_PLOT_PX = (560, 330)  # the compression chart's plot area (px), at its narrowest (half of 1400 px)
+LABEL_LINE_PX = 24  # one label's height with room, and the step between the places tried for it
+LABEL_CHAR_PX = 8.5
+
+
+def label_shifts(points: Sequence[tuple[float, float, str]], *, x_range: tuple[float, float], y_top: float) -> list[int]:
+    """Vertical shifts (px) for the labels of points (vocabulary size, bytes per token, label) on the
+    log-x compression chart, so that no two labels overlap: each takes the nearest place above or below
+    its point that is clear of the labels placed before it (taking turns was not enough: cl100k_base
+    and o200k_base, a little apart on the x axis, both went below).
+
+    >>> label_shifts([(100_000, 4.0, "cl100k_base"), (128_000, 4.1, "Llama 3"), (200_000, 4.2, "o200k_base")],
+    ...              x_range=(100, 200_000), y_top=5.0)
+    [18, -18, 42]
+    """
+    low, high = np.log10(max(x_range[0], 1)), np.log10(max(x_range[1], 2))
+    span = max(high - low, 1e-9)
+    width_px, height_px = LABEL_PLOT_PX
+    placed: list[tuple[float, float, float, float]] = []
+    shifts = []
+    for size, value, label in points:
+        x = (np.log10(max(size, 1)) - low) / span * width_px
+        y = (1 - value / max(y_top, 1e-9)) * height_px  # from the top, as the screen counts
+        half = len(label) * LABEL_CHAR_PX / 2
+        for step in range(1, 8):
+            shift = (step // 2 + (step % 2)) * LABEL_LINE_PX - LABEL_LINE_PX // 4
+            shift = shift if step % 2 else -shift  # above first (plotly's yshift goes up), then below
+            top = y - shift - LABEL_LINE_PX / 2
+            box = (x - half, x + half, top, top + LABEL_LINE_PX)
+            if not any(box[0] < b[1] and b[0] < box[1] and box[2] < b[3] and b[2] < box[3] for b in placed):
+                break
+        placed.append(box)
+        shifts.append(int(shift))
+    return shifts
 
 
 def short_label(name: str) -> str:
