@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, columns, links, nav, state, tables, uploads, widgets
+from ui import cache, columns, links, live_text, nav, state, tables, uploads, widgets
 
 nav.page_setup("Playground")
 state.init_playground()
@@ -34,7 +34,7 @@ if st.session_state[state.PG_BIG_TEXT]:
     text = st.session_state[state.PG_BIG_TEXT]
     widgets.big_text_preview(text, big_key=state.PG_BIG_TEXT, button_key="pg_back_to_editing")
 else:
-    text = st.text_area("Text", key=state.PG_TEXT, height=170, help="Ctrl+Enter applies the text.")
+    text = live_text.live_text("Text", key=state.PG_TEXT, height=170)
 keys = st.multiselect(
     "Tokenizers", options=list(names), format_func=lambda key: names.get(key, key), key=state.PG_TOKENIZERS
 )
@@ -63,9 +63,11 @@ with st.sidebar:
 
 if not text:
     st.info("Type or paste some text above, or upload a .txt file in the sidebar, to see how it is tokenized.")
+    live_text.finished(state.PG_TEXT)
     st.stop()
 if not keys:
     st.info("Pick one or more tokenizers above to compare them.")
+    live_text.finished(state.PG_TEXT)
     st.stop()
 
 loaded = {key: uploads.get_tokenizer(key, names.get(key)) for key in keys}
@@ -89,3 +91,4 @@ st.subheader("Counts")
 tables.counts_table({loaded[key].name: analysis.counts for key, analysis in analyses.items()})
 st.subheader("Token ids")
 widgets.ids_view({loaded[key].name: analysis for key, analysis in analyses.items()}, key_prefix="pg_")
+live_text.finished(state.PG_TEXT)
