@@ -120,7 +120,7 @@ def test_a_pitfall_opens_in_the_playground_with_its_text(open_page) -> None:
     page.wait_for_selector(".pf-letters")
     page.get_by_role("button", name="Open in the Playground").click()
     page.wait_for_function(
-        "() => (document.querySelector('[data-testid=stTextArea] textarea') || {}).value?.startsWith('strawberry ferrocarril')"
+        "() => (document.querySelector('.tp-live-box') || {}).value?.startsWith('strawberry ferrocarril')"
     )
     page.wait_for_selector("[data-testid=stHtml] > .tp-spans")
     no_exception(page)
