@@ -87,8 +87,10 @@ for key, column in widgets.grid(keys, per_row or 2):
             show_whitespace=show_whitespace, raw_pieces=raw_pieces, per_row=per_row or 2,
         )
 
+# the columns are drawn: the next typed text may go now (it stops this run's table and ids, which
+# the last run of a pause draws)
+live_text.finished(state.PG_TEXT)
 st.subheader("Counts")
 tables.counts_table({loaded[key].name: analysis.counts for key, analysis in analyses.items()})
 st.subheader("Token ids")
 widgets.ids_view({loaded[key].name: analysis for key, analysis in analyses.items()}, key_prefix="pg_")
-live_text.finished(state.PG_TEXT)

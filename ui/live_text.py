@@ -110,8 +110,10 @@ def live_text(
 
 
 def finished(key: str) -> None:
-    """Mark the end of this run for the live box over ``key``: the next typed text goes at once.
+    """Mark that this run has drawn what follows the text: the next typed text goes at once.
 
-    Call it last on the page (and before an ``st.stop``); without it the box waits up to 1.5 s.
+    Call it after what must follow each key (the Playground: its columns; what comes after, the
+    counts and ids, is drawn by the run of the last key) and before an ``st.stop``; without it the
+    box waits up to 1.5 s for the run in flight.
     """
     _done(key=key + "_live_done", data={"name": key, "seq": _meta(st.session_state, key)["seq"]})
