@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, columns, links, live_text, nav, state, tables, uploads, widgets
+from ui import cache, columns, links, live_text, nav, span_links, state, tables, uploads, widgets
 
 nav.page_setup("Playground")
 state.init_playground()
@@ -16,6 +16,7 @@ names = cache.registry_names()
 links.sync(state.playground_defaults(), {
     state.PG_TEXT: None, state.PG_TOKENIZERS: uploads.registry_only(names), state.PG_SHOW_WHITESPACE: None,
     state.PG_RAW_PIECES: None, state.PG_ALLOW_SPECIAL: None, state.PG_COLUMNS: links.one_of([1, 2, 3, 4]),
+    state.PG_DISAGREE: None,
 }, page="playground")
 uploads.prune(state.PG_TOKENIZERS)
 names = uploads.names()  # the registry, then this session's uploaded tokenizers
@@ -57,6 +58,7 @@ with st.sidebar:
             "holds them as pieces."
         ),
     )
+    disagree = st.toggle("Mark disagreements", key=state.PG_DISAGREE, help=span_links.DISAGREE_HELP)
     per_row = st.segmented_control(
         "Columns per row", options=[1, 2, 3, 4], key=state.PG_COLUMNS, required=True
     )
@@ -73,6 +75,8 @@ if not keys:
 loaded = {key: uploads.get_tokenizer(key, names.get(key)) for key in keys}
 analyses: dict[str, cache.Analysis] = {}
 widgets.span_legend()
+span_links.mount(disagree=disagree)
+spread = st.empty()
 for key, column in widgets.grid(keys, per_row or 2):
     with column:
         tokenizer = loaded[key]
@@ -87,6 +91,9 @@ for key, column in widgets.grid(keys, per_row or 2):
             show_whitespace=show_whitespace, raw_pieces=raw_pieces, per_row=per_row or 2,
         )
 
+line = span_links.spread({loaded[key].name: analysis.counts.tokens for key, analysis in analyses.items()})
+if line:
+    spread.caption(widgets.md_escape(line))
 # the columns are drawn: the next typed text may go now (it stops this run's table and ids, which
 # the last run of a pause draws)
 live_text.finished(state.PG_TEXT)
