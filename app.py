@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, columns, links, live_text, nav, span_links, state, tables, uploads, widgets
+from ui import cache, columns, decode_view, links, live_text, nav, span_links, state, tables, uploads, widgets
 
 nav.page_setup("Playground")
 state.init_playground()
@@ -16,7 +16,7 @@ names = cache.registry_names()
 links.sync(state.playground_defaults(), {
     state.PG_TEXT: None, state.PG_TOKENIZERS: uploads.registry_only(names), state.PG_SHOW_WHITESPACE: None,
     state.PG_RAW_PIECES: None, state.PG_ALLOW_SPECIAL: None, state.PG_COLUMNS: links.one_of([1, 2, 3, 4]),
-    state.PG_DISAGREE: None,
+    state.PG_DISAGREE: None, state.PG_VIEW: links.one_of(list(span_links.VIEWS)),
 }, page="playground")
 uploads.prune(state.PG_TOKENIZERS)
 names = uploads.names()  # the registry, then this session's uploaded tokenizers
@@ -58,6 +58,10 @@ with st.sidebar:
             "holds them as pieces."
         ),
     )
+    view = st.segmented_control(
+        "Pills show", options=list(span_links.VIEWS), key=state.PG_VIEW, required=True,
+        help="Each token's text, its id, or both (the id small, beside the text).",
+    )
     disagree = st.toggle("Mark disagreements", key=state.PG_DISAGREE, help=span_links.DISAGREE_HELP)
     per_row = st.segmented_control(
         "Columns per row", options=[1, 2, 3, 4], key=state.PG_COLUMNS, required=True
@@ -75,7 +79,7 @@ if not keys:
 loaded = {key: uploads.get_tokenizer(key, names.get(key)) for key in keys}
 analyses: dict[str, cache.Analysis] = {}
 widgets.span_legend()
-span_links.mount(disagree=disagree)
+span_links.mount(disagree=disagree, view=view or "Text")
 spread = st.empty()
 for key, column in widgets.grid(keys, per_row or 2):
     with column:
@@ -101,3 +105,4 @@ st.subheader("Counts")
 tables.counts_table({loaded[key].name: analysis.counts for key, analysis in analyses.items()})
 st.subheader("Token ids")
 widgets.ids_view({loaded[key].name: analysis for key, analysis in analyses.items()}, key_prefix="pg_")
+decode_view.decode_view({key: t for key, t in loaded.items() if not isinstance(t, cache.Unavailable)})

@@ -11,6 +11,7 @@
 //   column has gets class tp-cut (a notch at its end). Compared on the characters every column
 //   draws; a boundary inside a character (byte tokens of one emoji) is the character's own, so
 //   a group counts as one piece.
+// - the ids view (data.view: Text | Ids | Both): a pill shows its id instead of, or beside, its text.
 // The raw-pieces view draws vocabulary entries, not the text: no offsets, so none of this there.
 
 const UNMARK = { "·": " ", "→": "\t", "↵": "", "␍": "\r", "⍽": "\u00a0", "□": "\u3000" };
@@ -140,7 +141,27 @@ function markCuts() {
   setClass("tp-cut", out);
 }
 
+// The ids view (data.view "ids" or "both"): each pill's id as data-i, read by the CSS; the ids
+// come from the box's data-ids list (base 36, one per token element; tp-cont boxes are not tokens).
+function assignIds() {
+  const view = (window.__tpLinks && window.__tpLinks.view) || "text";
+  document.documentElement.dataset.tpView = view;
+  if (view === "text") return;
+  for (const box of document.querySelectorAll("[data-testid=stHtml] > .tp-spans")) {
+    if (box.__tpIdsOf === box.dataset.ids) continue;
+    const ids = (box.dataset.ids || "").split(",");
+    let i = 0;
+    for (const el of box.querySelectorAll("b")) {
+      if (el.classList.contains("tp-cont")) continue;
+      if (i < ids.length && ids[i] !== "") el.dataset.i = String(parseInt(ids[i], 36));
+      i++;
+    }
+    box.__tpIdsOf = box.dataset.ids;
+  }
+}
+
 function refresh() {
+  assignIds();
   markCaret();
   markLinks();
   markCuts();
@@ -148,7 +169,7 @@ function refresh() {
 
 export default function ({ data }) {
   const first = !window.__tpLinks;
-  window.__tpLinks = { disagree: Boolean(data && data.disagree) };
+  window.__tpLinks = { disagree: Boolean(data && data.disagree), view: (data && data.view) || "text" };
   if (!first) return refresh();
   document.addEventListener("tp-live-caret", () => markCaret());
   document.addEventListener("mouseover", (event) => {

@@ -31,9 +31,13 @@ _links = st.components.v2.component(
 )
 
 
-def mount(*, disagree: bool) -> None:
-    """Install the cross-column script (once per tab) and tell it whether to mark disagreements."""
-    _links(key="tp_span_links", data={"disagree": disagree})
+VIEWS = ("Text", "Ids", "Both")  # what a pill shows: its text, its id, or both (the id small, beside it)
+
+
+def mount(*, disagree: bool, view: str = "Text") -> None:
+    """Install the cross-column script (once per tab); tell it whether to mark disagreements and
+    what the pills show (one of ``VIEWS``)."""
+    _links(key="tp_span_links", data={"disagree": disagree, "view": view.lower() if view in VIEWS else "text"})
 
 
 def spread(counts: Mapping[str, int]) -> str | None:
