@@ -8,7 +8,20 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, columns, decode_view, links, live_text, nav, span_links, state, tables, uploads, widgets
+from ui import (
+    cache,
+    columns,
+    context_view,
+    decode_view,
+    links,
+    live_text,
+    nav,
+    span_links,
+    state,
+    tables,
+    uploads,
+    widgets,
+)
 
 nav.page_setup("Playground")
 state.init_playground()
@@ -63,6 +76,7 @@ with st.sidebar:
         help="Each token's text, its id, or both (the id small, beside the text).",
     )
     disagree = st.toggle("Mark disagreements", key=state.PG_DISAGREE, help=span_links.DISAGREE_HELP)
+    price = context_view.price_input()
     per_row = st.segmented_control(
         "Columns per row", options=[1, 2, 3, 4], key=state.PG_COLUMNS, required=True
     )
@@ -94,6 +108,7 @@ for key, column in widgets.grid(keys, per_row or 2):
             key, tokenizer, analyses[key], text, allow_special=allow_special,
             show_whitespace=show_whitespace, raw_pieces=raw_pieces, per_row=per_row or 2,
         )
+        context_view.context_line(key, tokenizer.name, analyses[key].total, price)  # what the model reads: BOS too
 
 line = span_links.spread({loaded[key].name: analysis.counts.tokens for key, analysis in analyses.items()})
 if line:

@@ -20,8 +20,8 @@ it. The rule for which side wins:
 
 from __future__ import annotations
 
-from functools import partial
 from collections.abc import MutableMapping
+from functools import partial
 from typing import Any
 
 import streamlit as st
