@@ -60,3 +60,18 @@ def test_mark_disagreements_notches_the_boundaries_not_all_share(page) -> None:
     assert "bel" in cuts[0] and "belie" in cuts[1]  # GPT-2's "bel|iev" against cl100k's "belie|vable"
     spread = page.locator("[data-testid=stCaptionContainer]", has_text="Tokens:").first.inner_text()
     assert spread.startswith("Tokens: 13 (") and "a gap of 15%" in spread
+
+
+def test_the_ids_view_shows_each_pills_id(page) -> None:
+    ready_with_text(page)
+    page.locator("[data-testid=stSidebar] [data-testid=stButtonGroup] button", has_text="Ids").first.click()
+    after = """() => {BOXES}.every(b => {
+        const pill = b.querySelector('b:not(.tp-cont)');
+        const first = parseInt(b.dataset.ids.split(',')[0], 36);
+        return getComputedStyle(pill, '::after').content === JSON.stringify(String(first))
+            && getComputedStyle(pill).fontSize === '0px'; })""".replace("{BOXES}", BOXES)
+    page.wait_for_function(after)
+    page.locator("[data-testid=stSidebar] [data-testid=stButtonGroup] button", has_text="Both").first.click()
+    page.wait_for_function(f"() => getComputedStyle({BOXES}[0].querySelector('b'), '::after').content !== 'none'"
+                           f" && getComputedStyle({BOXES}[0].querySelector('b')).fontSize !== '0px'")
+    assert "view=Both" in page.url
