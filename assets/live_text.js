@@ -162,6 +162,7 @@ export default function ({ parentElement, data, setStateValue }) {
     s.version = data.version;
     replaceText(s, data.text);
   }
+  s.box.style.maxHeight = data.maxHeight || "";
   updateNote(s);
   if (s.box.value !== s.sentText && !s.timer) schedule(s, 0); // typed while this element was away
 }

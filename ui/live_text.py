@@ -27,6 +27,7 @@ from typing import Any
 import streamlit as st
 
 from core.textio import without_surrogates
+from ui import state as keys
 from ui.widgets import ASSETS_DIR
 
 # Above this many characters the box sends its text when typing pauses, not at each key. Measured
@@ -37,6 +38,7 @@ PAUSE_CHARS = 20_000
 PAUSE_MS = 600  # no key for this long counts as a pause
 PAUSE_NOTE = "Long text: the tokens follow when typing pauses."
 
+PRESENTATION_MAX_HEIGHT = "4.8em"  # as assets/presentation.css does for Streamlit's text areas
 WIDGET_SUFFIX = "_live"  # the component's widget key: key + suffix
 _META_SUFFIX = "_live_meta"  # plain session key: {"version", "seen", "seq"}
 
@@ -99,6 +101,8 @@ def live_text(
         "name": key, "text": text, "version": meta["version"], "ack": meta["seq"], "label": label,
         "height": height, "placeholder": placeholder, "pauseChars": PAUSE_CHARS, "pauseMs": PAUSE_MS,
         "pauseNote": PAUSE_NOTE,
+        # presentation mode: a short box, so the tokens under it are on the first screen
+        "maxHeight": PRESENTATION_MAX_HEIGHT if st.session_state.get(keys.PRESENTATION) else "",
     }
     _box(
         key=key + WIDGET_SUFFIX, data=data, default={"typed": None},
