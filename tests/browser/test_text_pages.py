@@ -39,6 +39,10 @@ def view(page: object, label: str) -> None:
 
 
 def type_text(page: object, text: str) -> None:
+    """Into the page's live text box (it applies as typed), else its first text area (Ctrl+Enter)."""
+    if page.locator(".tp-live-box").count():
+        page.locator(".tp-live-box").first.fill(text)
+        return
     area = page.locator("[data-testid=stTextArea] textarea").first
     area.fill(text)
     area.press("Control+Enter")
