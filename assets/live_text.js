@@ -11,8 +11,8 @@
 // - data.version is the server's count of texts it set itself. A larger one than the browser has
 //   applied replaces the browser's text (and caret goes to the end); anything else the server says
 //   about the text is an echo of what the browser sent, and is ignored.
-// - data.ack: the largest seq the server has applied; a "done" mark at the end of the page
-//   (window.__tpLive.done[name]) says the run for that seq has drawn everything.
+// - data.ack: the largest seq the server has seen; a "done" mark (ui/live_text.py finished(), after
+//   the columns) says the run for that seq has drawn what follows the text (window.__tpLive.done).
 // Sending: a text goes at once when no run is in flight, else it waits for the run to finish
 // (the newest text only: older ones are never sent), so the columns follow the typing run after
 // run and never show an older text after a newer one. A paste goes at once. Above data.pauseChars
@@ -51,8 +51,10 @@ function publishCaret(s) {
   document.dispatchEvent(new CustomEvent("tp-live-caret", { detail: reg.caret }));
 }
 
+// subtle: data.ack arrives when a run starts (the box is drawn first); only the done mark says the
+// columns are drawn, and a text sent before that would stop the run that is drawing them
 function inFlight(s) {
-  const done = Math.max(registry().done[s.name] || 0, s.ack);
+  const done = registry().done[s.name] || 0;
   return s.sentSeq > done && Date.now() - s.sentAt < MAX_WAIT_MS;
 }
 

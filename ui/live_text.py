@@ -75,10 +75,12 @@ def apply_browser_text(state: MutableMapping[str, Any], key: str, value: Any) ->
     seq, version = value.get("seq"), value.get("version")
     if not isinstance(seq, int) or not isinstance(version, int):
         return False
-    if seq <= meta["seq"] or version < meta["version"]:
-        return False  # an older message, or typed over a text the server has since replaced
+    if seq <= meta["seq"]:
+        return False  # older than a message already applied
+    meta["seq"] = seq  # seen, even if refused below: the run's done mark acknowledges it
+    if version < meta["version"]:
+        return False  # typed over a text the server has since replaced: the browser is told
     text = without_surrogates(value["text"])
-    meta["seq"] = seq
     meta["seen"] = text
     state[key] = text
     return True

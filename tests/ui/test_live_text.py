@@ -29,6 +29,7 @@ def test_a_server_set_text_bumps_the_version_and_wins_over_typing_that_did_not_s
     assert sync_server_text(state, KEY)["version"] == 2
     assert not apply_browser_text(state, KEY, typed(2, "typed more", version=1))
     assert state[KEY] == "from an upload"
+    assert state[KEY + "_live_meta"]["seq"] == 2  # seen all the same: the run's done mark acknowledges it
     assert apply_browser_text(state, KEY, typed(3, "from an upload!", version=2))
     assert state[KEY] == "from an upload!"
 
