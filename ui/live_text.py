@@ -30,10 +30,11 @@ from core.textio import without_surrogates
 from ui import state as keys
 from ui.widgets import ASSETS_DIR
 
-# Above this many characters the box sends its text when typing pauses, not at each key. Measured
-# with bench/browser.py (chromium, 4 tokenizers, 2 cores): a key press shows in every column in a
-# median of ~0.1 s at 1 KB and ~0.25 s at 10 KB; at 40 KB a run takes longer than the gap between
-# two keys of a fast typist, so each key would only wait for the run before it.
+# Above this many characters the box sends its text when typing pauses, not at each key: the
+# issue's floor. Measured so far (server CPU per run, AppTest, 4 tokenizers): ~0.09 s for a new
+# 1 KB text, the same as Ctrl+Enter cost before; the browser figures (bench/browser.py) were taken
+# on a 2-core machine at load 12-20 and cannot yet tell where live updates start to lag, so the
+# threshold stays at the floor until an unloaded run says otherwise.
 PAUSE_CHARS = 20_000
 PAUSE_MS = 600  # no key for this long counts as a pause
 PAUSE_NOTE = "Long text: the tokens follow when typing pauses."
