@@ -9,7 +9,20 @@ from __future__ import annotations
 import streamlit as st
 
 from core.pretrained.adapter import TokenizerFailed
-from ui import cache, columns, links, nav, state, tables, uploads, widgets
+from ui import (
+    cache,
+    columns,
+    context_view,
+    decode_view,
+    links,
+    live_text,
+    nav,
+    span_links,
+    state,
+    tables,
+    uploads,
+    widgets,
+)
 
 nav.page_setup("Playground")
 state.init_playground()
@@ -17,6 +30,7 @@ names = cache.registry_names()
 links.sync(state.playground_defaults(), {
     state.PG_TEXT: None, state.PG_TOKENIZERS: uploads.registry_only(names), state.PG_SHOW_WHITESPACE: None,
     state.PG_RAW_PIECES: None, state.PG_ALLOW_SPECIAL: None, state.PG_COLUMNS: links.one_of([1, 2, 3, 4]),
+    state.PG_DISAGREE: None, state.PG_VIEW: links.one_of(list(span_links.VIEWS)),
 }, page="playground")
 uploads.prune(state.PG_TOKENIZERS)
 names = uploads.names()  # the registry, then this session's uploaded tokenizers
@@ -35,7 +49,7 @@ if st.session_state[state.PG_BIG_TEXT]:
     text = st.session_state[state.PG_BIG_TEXT]
     widgets.big_text_preview(text, big_key=state.PG_BIG_TEXT, button_key="pg_back_to_editing")
 else:
-    text = st.text_area("Text", key=state.PG_TEXT, height=170, help="Ctrl+Enter applies the text.")
+    text = live_text.live_text("Text", key=state.PG_TEXT, height=170)
 keys = st.multiselect(
     "Tokenizers", options=list(names), format_func=lambda key: names.get(key, key), key=state.PG_TOKENIZERS
 )
@@ -58,20 +72,30 @@ with st.sidebar:
             "holds them as pieces."
         ),
     )
+    view = st.segmented_control(
+        "Pills show", options=list(span_links.VIEWS), key=state.PG_VIEW, required=True,
+        help="Each token's text, its id, or both (the id small, beside the text).",
+    )
+    disagree = st.toggle("Mark disagreements", key=state.PG_DISAGREE, help=span_links.DISAGREE_HELP)
+    price = context_view.price_input()
     per_row = st.segmented_control(
         "Columns per row", options=[1, 2, 3, 4], key=state.PG_COLUMNS, required=True
     )
 
 if not text:
     st.info("Type or paste some text above, or upload a .txt file in the sidebar, to see how it is tokenized.")
+    live_text.finished(state.PG_TEXT)
     st.stop()
 if not keys:
     st.info("Pick one or more tokenizers above to compare them.")
+    live_text.finished(state.PG_TEXT)
     st.stop()
 
 loaded = {key: uploads.get_tokenizer(key, names.get(key)) for key in keys}
 analyses: dict[str, cache.Analysis] = {}
 widgets.span_legend()
+span_links.mount(disagree=disagree, view=view or "Text")
+spread = st.empty()
 for key, column in widgets.grid(keys, per_row or 2):
     with column:
         tokenizer = loaded[key]
@@ -89,8 +113,17 @@ for key, column in widgets.grid(keys, per_row or 2):
         except TokenizerFailed as exc:  # an uploaded tokenizer that overran its time budget, or crashed
             analyses.pop(key, None)
             widgets.failed_card(tokenizer.name, str(exc))
+            continue
+        context_view.context_line(key, tokenizer.name, analyses[key].total, price)  # what the model reads: BOS too
 
+line = span_links.spread({loaded[key].name: analysis.counts.tokens for key, analysis in analyses.items()})
+if line:
+    spread.caption(widgets.md_escape(line))
+# the columns are drawn: the next typed text may go now (it stops this run's table and ids, which
+# the last run of a pause draws)
+live_text.finished(state.PG_TEXT)
 st.subheader("Counts")
 tables.counts_table({loaded[key].name: analysis.counts for key, analysis in analyses.items()})
 st.subheader("Token ids")
 widgets.ids_view({loaded[key].name: analysis for key, analysis in analyses.items()}, key_prefix="pg_")
+decode_view.decode_view({key: t for key, t in loaded.items() if not isinstance(t, cache.Unavailable)})

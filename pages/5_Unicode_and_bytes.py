@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, compare, links, nav, state, text_state
+from ui import cache, compare, links, live_text, nav, state, text_state
 from ui.unicode import views
 
 nav.page_setup("Unicode & bytes")
@@ -33,9 +33,10 @@ st.title("Unicode & bytes")
 st.markdown(
     "A tokenizer never sees letters: it sees code points and UTF-8 bytes, often after a normalization."
 )
-text = st.text_area("Text", key=state.UC_TEXT, height=100, help="Ctrl+Enter applies the text.")
+text = live_text.live_text("Text", key=state.UC_TEXT, height=100)
 if not text:
     st.info("Type or paste some text above to see its characters, code points and bytes.")
+    live_text.finished(state.UC_TEXT)
     st.stop()
 text_state.surrogate_warning(repaired)
 
@@ -62,3 +63,4 @@ elif view == "tokenizers":
     views.tokenizers_view(text)
 else:
     views.flags_view(facts)
+live_text.finished(state.UC_TEXT)

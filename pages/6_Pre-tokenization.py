@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.patterns import NAMED_PATTERNS
-from ui import cache, compare, links, nav, state, text_state
+from ui import cache, compare, links, live_text, nav, state, text_state
 from ui.pretokenization import examples, views
 
 nav.page_setup("Pre-tokenization")
@@ -46,9 +46,10 @@ view = st.segmented_control(
 )
 
 if view == "patterns":
-    text = st.text_area("Text", key=state.PT_TEXT, height=120, help="Ctrl+Enter applies the text.")
+    text = live_text.live_text("Text", key=state.PT_TEXT, height=120)
     if not text:
         st.info("Type or paste some text above to see how each pattern cuts it.")
+        live_text.finished(state.PT_TEXT)
         st.stop()
     text_state.surrogate_warning(repaired)
     found = views.cuts(text, names, custom)
@@ -56,6 +57,7 @@ if view == "patterns":
         if not item.ok:
             st.error(f"Your regex cannot be used: {item.error}.", icon=":material/error:")
     views.pattern_rows(text, found, show_whitespace=show_whitespace)
+    live_text.finished(state.PT_TEXT)
 elif view == "digits":
     digits = st.text_input("Numbers", key=state.PT_DIGITS_TEXT)
     if digits:

@@ -32,6 +32,8 @@ PG_SHOW_WHITESPACE = "pg_show_whitespace"
 PG_RAW_PIECES = "pg_raw_pieces"
 PG_ALLOW_SPECIAL = "pg_allow_special"  # read "<|endoftext|>" typed in the text as the special token
 PG_COLUMNS = "pg_columns"  # tokenizer columns per row
+PG_DISAGREE = "pg_disagree"  # mark the token boundaries not all the chosen tokenizers share (ui.span_links)
+PG_VIEW = "pg_view"  # what the pills show: "Text", "Ids" or "Both" (ui.span_links.VIEWS)
 PG_SHOWN = "pg_shown"  # tokens drawn per column beyond the first screenful: {view: count} (ui.columns)
 
 # Pretrained keys shown when the Playground opens; kept equal to core.pretrained.DEFAULT_KEYS
@@ -60,6 +62,8 @@ def playground_defaults() -> dict[str, Any]:
         PG_RAW_PIECES: False,
         PG_ALLOW_SPECIAL: False,
         PG_COLUMNS: 2,
+        PG_DISAGREE: False,
+        PG_VIEW: "Text",
         PG_SHOWN: {},
     }
 

@@ -69,7 +69,7 @@ def test_open_in_the_playground_carries_the_text(tax_page: object) -> None:
     language = focus_box(page).input_value()
     page.get_by_role("button", name="Open in the Playground").click()
     page.wait_for_url(re.compile(r"/(\?.*)?$"))
-    area = page.locator("[data-testid=stTextArea] textarea")
+    area = page.locator(".tp-live-box")  # the Playground's live text box
     area.wait_for()
     text = area.input_value()
     assert language == "Burmese" and "စနေနေ့" in text and text.count("\n") == 5  # six sentences

@@ -19,7 +19,7 @@ def test_the_address_is_a_link_to_the_view(browser, app_url: str) -> None:
             "() => document.querySelectorAll('[data-testid=stHtml] > .tp-spans').length === 2", timeout=60_000
         )
         page.wait_for_function(
-            "() => (document.querySelector('[data-testid=stTextArea] textarea') || {}).value === 'Linked text 2026'"
+            "() => (document.querySelector('.tp-live-box') || {}).value === 'Linked text 2026'"
         )
 
         # Change a switch: the address bar now carries it too, and a fresh page on it shows the same.
@@ -34,7 +34,7 @@ def test_the_address_is_a_link_to_the_view(browser, app_url: str) -> None:
             "() => document.querySelectorAll('[data-testid=stHtml] > .tp-spans i').length > 0", timeout=60_000
         )
         other.wait_for_function(
-            "() => (document.querySelector('[data-testid=stTextArea] textarea') || {}).value === 'Linked text 2026'"
+            "() => (document.querySelector('.tp-live-box') || {}).value === 'Linked text 2026'"
         )
 
         # The sidebar's "Copy link" shows the address with a copy button.

@@ -63,7 +63,7 @@ def test_the_playground_comes_back_as_it_was_left(page) -> None:
     page.wait_for_selector(".bpe-merge")
     go(page, "Playground")
     wait_ready(page, 5)
-    assert page.locator("[data-testid=stTextArea] textarea").input_value() == "My own text, 2026."
+    assert page.locator(".tp-live-box").input_value() == "My own text, 2026."
     assert page.locator("[data-testid=stMultiSelect]").inner_text().count("T5 / FLAN-T5") == 1
     assert toggle_on(page, "Show whitespace") and toggle_on(page, "Raw pieces")
     assert page.locator(f"{SPANS}.tp-raw").count() > 0

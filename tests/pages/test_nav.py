@@ -6,6 +6,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from tests.pages.live import live_box
 from ui import nav, state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,7 +63,7 @@ def test_presentation_mode_turns_off_right_after_it_was_turned_on() -> None:
 def test_every_page_comes_back_as_it_was_left() -> None:
     """Playground: own text, T5 added, whitespace and raw pieces on, 3 columns -> BPE page -> back."""
     at = AppTest.from_file(PAGES[0], default_timeout=120).run()
-    at.text_area(key=state.PG_TEXT).set_value("My own text, 2026.").run()
+    live_box(at, state.PG_TEXT).input("My own text, 2026.").run()
     at.multiselect(key=state.PG_TOKENIZERS).set_value([*state.DEFAULT_TOKENIZERS, "t5"]).run()
     at.sidebar.toggle(key=state.PG_SHOW_WHITESPACE).set_value(True).run()
     at.sidebar.toggle(key=state.PG_RAW_PIECES).set_value(True).run()
@@ -75,7 +76,7 @@ def test_every_page_comes_back_as_it_was_left() -> None:
     at.text_area(key=state.BPE_TEXT).set_value("Scrub this sentence.").run()
     at.switch_page(PAGES[0]).run()
     assert not at.exception
-    assert at.text_area(key=state.PG_TEXT).value == "My own text, 2026."
+    assert live_box(at, state.PG_TEXT).value == "My own text, 2026."
     assert at.multiselect(key=state.PG_TOKENIZERS).value == [*state.DEFAULT_TOKENIZERS, "t5"]
     assert at.sidebar.toggle(key=state.PG_SHOW_WHITESPACE).value is True
     assert at.sidebar.toggle(key=state.PG_RAW_PIECES).value is True

@@ -10,6 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.pitfalls import CASES, glitch
 from tests.pages.apptest import open_page
+from tests.pages.live import live_box
 from ui import state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,7 +76,7 @@ def test_open_in_the_playground_fills_in_the_text_and_tokenizers() -> None:
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state[state.PG_TEXT] == CASES["trailing_space"].text
     assert at.session_state[state.PG_TOKENIZERS] == state.pitfalls_defaults()[state.PF_TOKENIZERS]
-    assert at.text_area(key=state.PG_TEXT).value == CASES["trailing_space"].text  # the Playground is drawn
+    assert live_box(at, state.PG_TEXT).value == CASES["trailing_space"].text  # the Playground is drawn
 
 
 def test_no_tokenizer_chosen_says_what_to_do() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from tests.pages.apptest import open_page
+from tests.pages.live import live_box
 from ui import state
 from ui.unicode.views import PAGE_SIZE
 
@@ -31,7 +32,7 @@ def html_bodies(at: AppTest) -> list[str]:
 
 def test_default_view_shows_counts_and_the_characters_table() -> None:
     at = run_page()
-    assert at.text_area(key=state.UC_TEXT).value == state.UC_DEFAULT_TEXT
+    assert live_box(at, state.UC_TEXT).value == state.UC_DEFAULT_TEXT
     assert "graphemes" in counts_line(at) and "UTF-8 bytes" in counts_line(at)
     table = at.dataframe[0].value
     assert list(table.columns)[:3] == ["#", "character", "code points"]
@@ -74,7 +75,7 @@ def test_empty_text_says_what_to_do() -> None:
 def test_lone_surrogates_and_control_characters_get_a_message_not_a_traceback() -> None:
     at = run_page("a\ud800b\x07c\x00")
     assert any("1 lone surrogate" in w.value and "U+FFFD" in w.value for w in at.warning)
-    assert at.text_area(key=state.UC_TEXT).value == "a\ufffdb\x07c\x00"
+    assert live_box(at, state.UC_TEXT).value == "a\ufffdb\x07c\x00"
     table = at.dataframe[0].value
     assert {"␇", "␀"} <= set(table["character"]) and "EF BF BD" in set(table["UTF-8 (hex)"])
     at.segmented_control(key=state.UC_VIEW).set_value("flags").run()
@@ -103,7 +104,7 @@ def test_a_megabyte_pages_through_the_table_with_exact_counts() -> None:
 def test_a_shorter_text_clamps_the_page_number() -> None:
     at = run_page("x" * 1000)
     at.number_input(key=state.UC_PAGE).set_value(5).run()
-    at.text_area(key=state.UC_TEXT).input("short").run()
+    live_box(at, state.UC_TEXT).input("short").run()
     assert not at.exception
     assert len(at.dataframe[0].value) == 5
 

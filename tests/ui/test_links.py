@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from streamlit.testing.v1 import AppTest
 
+from tests.pages.live import live_box
 from ui import links, state
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,14 +64,14 @@ def open_link(page: str, params: dict[str, str]) -> AppTest:
 
 def test_playground_link_round_trip() -> None:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S).run()
-    at.text_area(key=state.PG_TEXT).set_value("Linked text, 2026 🙂\nline two").run()
+    live_box(at, state.PG_TEXT).input("Linked text, 2026 🙂\nline two").run()
     at.multiselect(key=state.PG_TOKENIZERS).set_value(["cl100k_base", "o200k_base"]).run()
     at.sidebar.toggle(key=state.PG_SHOW_WHITESPACE).set_value(True).run()
     written = {name: at.query_params[name] for name in at.query_params}
     assert written["page"] == ["playground"] or written["page"] == "playground"
 
     again = open_link("app.py", {k: v[0] if isinstance(v, list) else v for k, v in written.items()})
-    assert again.text_area(key=state.PG_TEXT).value == "Linked text, 2026 🙂\nline two"
+    assert live_box(again, state.PG_TEXT).value == "Linked text, 2026 🙂\nline two"
     assert again.multiselect(key=state.PG_TOKENIZERS).value == ["cl100k_base", "o200k_base"]
     assert again.sidebar.toggle(key=state.PG_SHOW_WHITESPACE).value is True
 
@@ -80,7 +81,7 @@ def test_malformed_and_unknown_parameters_are_notes() -> None:
         "page": "playground", "text": "ok", "columns": "9", "tokenizers": "gpt2,nope", "whitespace": "maybe",
         "bogus": "<b>x</b>",
     })
-    assert at.text_area(key=state.PG_TEXT).value == "ok"
+    assert live_box(at, state.PG_TEXT).value == "ok"
     captions = " ".join(c.value for c in at.sidebar.caption)
     for name in ("columns", "tokenizers", "whitespace", "bogus"):
         assert f"'{name}'" in captions
@@ -93,7 +94,7 @@ def test_a_text_too_long_for_a_link_is_left_out_with_a_note() -> None:
     rng = random.Random(7)
     noise = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789 ") for _ in range(30_000))
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=TIMEOUT_S).run()
-    at.text_area(key=state.PG_TEXT).set_value(noise).run()
+    live_box(at, state.PG_TEXT).input(noise).run()
     assert "text" not in at.query_params and "page" in at.query_params
     assert any("too long for a link" in c.value for c in at.sidebar.caption)
 
@@ -116,7 +117,7 @@ def test_chat_link_round_trip() -> None:
 
 def test_parameters_for_another_page_are_not_applied() -> None:
     at = open_link("app.py", {"page": "bpe", "text": "meant for the BPE page"})
-    assert at.text_area(key=state.PG_TEXT).value == state.playground_sample()
+    assert live_box(at, state.PG_TEXT).value == state.playground_sample()
 
 
 def test_beyond_link_round_trip() -> None:

@@ -1,0 +1,126 @@
+"""The live text box: a text input whose text reaches the server while it is typed.
+
+Streamlit's ``st.text_area`` applies its text only on Ctrl+Enter or when it loses focus. This box
+is a components-v2 element (``assets/live_text.js``) that keeps its own textarea in the browser and
+sends the text as it changes: at once when the page is idle, else as soon as the run in flight has
+drawn the page (``finished`` marks the end of a run), the newest text only. A paste goes at once.
+Above ``PAUSE_CHARS`` characters it sends only when typing pauses, and says so in one line.
+
+Who owns the text: the page's plain session key (``key``) holds it; the browser's box is a view of
+it. The rule for which side wins:
+
+- A text the browser sent is applied to ``key`` unless it is older than one the server already
+  applied (its ``seq`` is smaller: a stale message) or was typed over a text the server has since
+  replaced (its ``version`` is older): then the server's text stands and is shown.
+- Anything else that writes ``key`` (an upload, a link, a sample or "open in the Playground"
+  button, another page) is a server-set text: it bumps the version, and the browser replaces its
+  text with it (caret at the end). The browser never sees its own text come back as a replacement,
+  so what is typed while a run is in flight is never overwritten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from functools import partial
+from typing import Any
+
+import streamlit as st
+
+from core.textio import without_surrogates
+from ui import state as keys
+from ui.widgets import ASSETS_DIR
+
+# Above this many characters the box sends its text when typing pauses, not at each key: the
+# issue's floor. Measured so far (server CPU per run, AppTest, 4 tokenizers): ~0.09 s for a new
+# 1 KB text, the same as Ctrl+Enter cost before; the browser figures (bench/browser.py) were taken
+# on a 2-core machine at load 12-20 and cannot yet tell where live updates start to lag, so the
+# threshold stays at the floor until an unloaded run says otherwise.
+PAUSE_CHARS = 20_000
+PAUSE_MS = 600  # no key for this long counts as a pause
+PAUSE_NOTE = "Long text: the tokens follow when typing pauses."
+
+PRESENTATION_MAX_HEIGHT = "4.8em"  # as assets/presentation.css does for Streamlit's text areas
+WIDGET_SUFFIX = "_live"  # the component's widget key: key + suffix
+_META_SUFFIX = "_live_meta"  # plain session key: {"version", "seen", "seq"}
+
+_box = st.components.v2.component(
+    "tp_live_text", js=(ASSETS_DIR / "live_text.js").read_text(encoding="utf-8"),
+    css=(ASSETS_DIR / "live_text.css").read_text(encoding="utf-8"), isolate_styles=False,
+)
+_done = st.components.v2.component(
+    "tp_live_done", js=(ASSETS_DIR / "live_done.js").read_text(encoding="utf-8"), isolate_styles=False
+)
+
+
+def _meta(state: MutableMapping[str, Any], key: str) -> dict[str, Any]:
+    return state.setdefault(key + _META_SUFFIX, {"version": 1, "seen": None, "seq": 0})
+
+
+def sync_server_text(state: MutableMapping[str, Any], key: str) -> dict[str, Any]:
+    """Bump the version when ``state[key]`` holds a text the browser did not send (the server set it)."""
+    meta = _meta(state, key)
+    text = state.get(key, "")
+    if meta["seen"] is None:
+        meta["seen"] = text
+    elif text != meta["seen"]:
+        meta["version"] += 1
+        meta["seen"] = text
+    return meta
+
+
+def apply_browser_text(state: MutableMapping[str, Any], key: str, value: Any) -> bool:
+    """Apply ``value`` ({seq, text, version}) from the browser to ``state[key]``; False when stale."""
+    if not isinstance(value, dict) or not isinstance(value.get("text"), str):
+        return False
+    meta = sync_server_text(state, key)
+    seq, version = value.get("seq"), value.get("version")
+    if not isinstance(seq, int) or not isinstance(version, int):
+        return False
+    if seq <= meta["seq"]:
+        return False  # older than a message already applied
+    meta["seq"] = seq  # seen, even if refused below: the run's done mark acknowledges it
+    if version < meta["version"]:
+        return False  # typed over a text the server has since replaced: the browser is told
+    text = without_surrogates(value["text"])
+    meta["seen"] = text
+    state[key] = text
+    return True
+
+
+def _on_change(key: str) -> None:
+    browser = st.session_state.get(key + WIDGET_SUFFIX)
+    # subtle: not "value": Streamlit unwraps a state that is only {"value": {...}} and calls the
+    # callbacks of the keys inside it instead
+    apply_browser_text(st.session_state, key, browser.get("typed") if browser else None)
+
+
+def live_text(
+    label: str, *, key: str, height: int = 170, placeholder: str = "", help: str | None = None
+) -> str:
+    """Draw the live box over ``st.session_state[key]`` (a plain key) and return its text."""
+    meta = sync_server_text(st.session_state, key)
+    text = st.session_state.get(key, "")
+    data = {
+        "name": key, "text": text, "version": meta["version"], "ack": meta["seq"], "label": label,
+        "height": height, "placeholder": placeholder, "pauseChars": PAUSE_CHARS, "pauseMs": PAUSE_MS,
+        "pauseNote": PAUSE_NOTE,
+        # presentation mode: a short box, so the tokens under it are on the first screen
+        "maxHeight": PRESENTATION_MAX_HEIGHT if st.session_state.get(keys.PRESENTATION) else "",
+    }
+    _box(
+        key=key + WIDGET_SUFFIX, data=data, default={"typed": None},
+        on_typed_change=partial(_on_change, key), height="content",
+    )
+    if help:
+        st.caption(help)
+    return text
+
+
+def finished(key: str) -> None:
+    """Mark that this run has drawn what follows the text: the next typed text goes at once.
+
+    Call it after what must follow each key (the Playground: its columns; what comes after, the
+    counts and ids, is drawn by the run of the last key) and before an ``st.stop``; without it the
+    box waits up to 1.5 s for the run in flight.
+    """
+    _done(key=key + "_live_done", data={"name": key, "seq": _meta(st.session_state, key)["seq"]})
