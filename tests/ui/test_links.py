@@ -222,7 +222,7 @@ def test_every_page_with_a_link_is_one_of_the_link_pages() -> None:
 
 def test_a_link_naming_no_page_is_a_note_not_silence() -> None:
     at = open_link("app.py", {"page": "2", "text": "from a hand-edited link"})
-    assert at.text_area(key=state.PG_TEXT).value == state.playground_sample()
+    assert live_box(at, state.PG_TEXT).value == state.playground_sample()
     assert any("ignored the whole link" in c.value and "'2'" in c.value for c in at.sidebar.caption)
 
 
