@@ -75,15 +75,14 @@ async def open_page(browser, url: str):
 async def typist(browser, url: str, index: int, deadline: float, size: int, stats: Stats) -> None:
     """One user applying distinct texts in a loop until the deadline."""
     context, page = await open_page(browser, url)
-    area = page.locator("[data-testid=stTextArea] textarea")
+    area = page.locator(".tp-live-box")  # the Playground's live text box: a text applies as it is typed
     try:
         for round_ in range(1, MAX_ROUNDS):
             if time.monotonic() >= deadline:
                 break
             marker = f"S{index}R{round_}x "
-            await area.fill(sample_text(size, marker))
             began = time.perf_counter()
-            await area.press("Control+Enter")
+            await area.fill(sample_text(size, marker))
             try:
                 await page.wait_for_function(shows(marker, 4), polling=50, timeout=ROUND_TIMEOUT_MS)
                 stats.latencies.append(time.perf_counter() - began)
@@ -101,9 +100,8 @@ async def disconnecter(browser, url: str, deadline: float, stats: Stats) -> None
         if time.monotonic() >= deadline:
             return
         context, page = await open_page(browser, url)
-        area = page.locator("[data-testid=stTextArea] textarea")
-        await area.fill(sample_text(90_000, f"Gone{attempt}x "))
-        await area.press("Control+Enter")
+        area = page.locator(".tp-live-box")
+        await area.fill(sample_text(90_000, f"Gone{attempt}x "))  # applies when typing pauses (over 20,000)
         await asyncio.sleep(0.3)
         await context.close()  # mid-run: the websocket drops under the server's feet
         stats.notes.append(f"disconnect {attempt + 1}: closed 0.3 s into a 90 KB run")
