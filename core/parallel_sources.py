@@ -125,3 +125,9 @@ def pud_japanese_spec() -> FileSpec:
 def pud_provenance() -> str:
     """One line per language file: repository, commit and licence, then the Japanese note."""
     return "; ".join(f"{item.lang}: {item.describe()}" for item in PUD_FILES) + f"; {PUD_JA_NOTE}"
+
+
+def all_specs() -> list[tuple[str, FileSpec]]:
+    """Every file of the parallel corpora, keyed "udhr", "pud:<lang>": what ``playground data`` prefetches."""
+    return [("udhr", udhr_spec()), *((f"pud:{item.lang}", pud_spec(item)) for item in PUD_FILES),
+            ("pud:ja", pud_japanese_spec())]

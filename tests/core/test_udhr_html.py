@@ -66,8 +66,8 @@ def test_dominant_script() -> None:
 
 
 def test_conllu_texts_by_sent_id_in_file_order() -> None:
-    data = ("# newdoc id = d\n# sent_id = b\n# text = Bee.\n1\tBee\t_\n\n"
-            "# sent_id = a\n# text =  Ay. \n1\tAy\t_\n\n").encode()
+    data = (b"# newdoc id = d\n# sent_id = b\n# text = Bee.\n1\tBee\t_\n\n"
+            b"# sent_id = a\n# text =  Ay. \n1\tAy\t_\n\n")
     assert list(sentence_texts(data).items()) == [("b", "Bee."), ("a", "Ay.")]
 
 
