@@ -137,8 +137,8 @@ def _from_text_files(files: Sequence[tuple[str, bytes]]) -> dict[str, dict[str, 
     codes = [_code(PurePath(name).stem, name) for name, _ in files]
     _unique(codes, "the file names", "language")
     lines = {code: _text(name, data).splitlines() for code, (name, data) in zip(codes, files, strict=True)}
-    while all(ls and not ls[-1].strip() for ls in lines.values()):  # trailing blank lines everywhere
-        for ls in lines.values():
+    for ls in lines.values():  # blank lines at a file's end are not segments
+        while ls and not ls[-1].strip():
             ls.pop()
     counts = {code: len(ls) for code, ls in lines.items()}
     if len(set(counts.values())) > 1:
