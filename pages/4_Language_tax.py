@@ -53,9 +53,9 @@ tax_views.premium_chart(shown, tokenizer, st.session_state[state.LT_FOCUS])
 tax_research.left_out_note(marked, threshold)
 tax_views.focus_view(shown, choice, tokenizer, tokenizers)
 
-(heatmap_tab, table_tab, distribution_tab, board_tab, generations_tab, units_tab, own_tab, corpus_tab,
+(heatmap_tab, table_tab, generations_tab, units_tab, own_tab, distribution_tab, board_tab, corpus_tab,
  sources_tab) = st.tabs(
-    ["Heatmap", "Table", "Distribution", "Leaderboard", "Generations", "Practical units", "Your own translation",
+    ["Heatmap", "Table", "Generations", "Practical units", "Your own translation", "Distribution", "Leaderboard",
      "Your parallel corpus", "Sources and licences"]
 )
 with heatmap_tab:
@@ -67,16 +67,16 @@ with table_tab:
         "tokenizer. Click a column to sort, a row to see that language's tokens above."
     )
     tax_views.premium_table(table)
-with distribution_tab:
-    tax_research.distribution(choice, tokenizers, marked, tokenizer)
-with board_tab:
-    tax_research.leaderboard(choice)
 with generations_tab:
     tax_sections.generations(choice)
 with units_tab:
     tax_sections.practical_units(table, base_name, choice.corpus.unit)
 with own_tab:
     tax_sections.own_translation(tokenizers)
+with distribution_tab:
+    tax_research.distribution(choice, tokenizers, marked, tokenizer)
+with board_tab:
+    tax_research.leaderboard(choice)
 with corpus_tab:
     tax_research.own_corpus(tokenizers, threshold)
 with sources_tab:
