@@ -53,9 +53,9 @@ tax_views.premium_chart(shown, tokenizer, st.session_state[state.LT_FOCUS])
 tax_research.left_out_note(marked, threshold)
 tax_views.focus_view(shown, choice, tokenizer, tokenizers)
 
-(heatmap_tab, table_tab, generations_tab, units_tab, own_tab, distribution_tab, board_tab, corpus_tab,
+(heatmap_tab, table_tab, distribution_tab, board_tab, generations_tab, units_tab, own_tab, corpus_tab,
  sources_tab) = st.tabs(
-    ["Heatmap", "Table", "Generations", "Practical units", "Your own translation", "Distribution", "Leaderboard",
+    ["Heatmap", "Table", "Distribution", "Leaderboard", "Generations", "Practical units", "Your own translation",
      "Your parallel corpus", "Sources and licences"]
 )
 with heatmap_tab:

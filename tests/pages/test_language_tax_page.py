@@ -22,6 +22,11 @@ def run_page(params: dict[str, str] | None = None) -> AppTest:
     return open_page(PAGE, timeout=TIMEOUT_S, params=params)
 
 
+def tab(at: AppTest, label: str):
+    """The page's tab called ``label`` (its elements: ``tab(at, "Table").dataframe``)."""
+    return next(t for t in at.tabs if t.label == label)
+
+
 def segments(at: AppTest) -> list[str]:
     """The focus view's span boxes: the base language's, then the focused one's."""
     return [h.proto.body for h in at.html if h.proto.body.startswith('<div class="lt-segments"')]
@@ -100,7 +105,7 @@ def test_practical_units_follow_the_context_and_the_price() -> None:
     at.number_input(key=state.LT_PRICE).set_value(2.0)
     at.segmented_control(key=state.LT_UNIT).set_value("cost")
     rerun(at)
-    units = at.dataframe[1].value
+    units = tab(at, "Practical units").dataframe[0].value
     assert list(units.columns) == ["cl100k_base"] and units.index[0] == "English"
     assert units.loc["Burmese", "cl100k_base"] > 5 * units.loc["English", "cl100k_base"] > 0
     assert any("a million English words costs at 2.00 per million tokens" in c.value.replace("\\", "")
@@ -113,7 +118,7 @@ def test_own_translation_is_measured_and_its_markup_stays_text() -> None:
     at.text_area(key=state.LT_OWN_TEXT).set_value("<script>alert(1)</script> plain words here")
     at.text_area(key=state.LT_OWN_TRANSLATION).set_value("<b>palabras</b> sencillas aquí")
     rerun(at)
-    summary = at.dataframe[-1].value
+    summary = tab(at, "Your own translation").dataframe[-1].value
     assert list(summary["tokenizer"]) == ["cl100k_base", "o200k_base"]
     assert (summary["translation ×"] > 0).all()
     bodies = "".join(h.proto.body for h in at.html)
