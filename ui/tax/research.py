@@ -168,8 +168,9 @@ def own_corpus(tokenizers: dict[str, Any], threshold: float | None) -> None:
         st.rerun()
     st.caption(md_escape(f"{corpus.title}: {len(corpus.languages)} languages, {len(corpus.segment_ids):,} "
                          "segments, in this session only."))
-    base = st.selectbox("Base language of your corpus", corpus.codes(), key="lt_own_base",
-                        index=corpus.codes().index(corpus.default_base))
+    if st.session_state.get("lt_own_base") not in corpus.codes():  # a new corpus: its default base
+        st.session_state["lt_own_base"] = corpus.default_base
+    base = st.selectbox("Base language of your corpus", corpus.codes(), key="lt_own_base")
     if not tokenizers:
         return
     choice = Choice(corpus, base, tuple(dict.fromkeys([base, *corpus.codes()])), tuple(tokenizers))
