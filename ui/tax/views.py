@@ -47,13 +47,21 @@ def counts_memo() -> dict[tuple[str, ...], Any]:
 
 @st.cache_resource(show_spinner=False, ttl=600)
 def load_corpus(key: str) -> parallel_corpus.ParallelCorpus | str:
-    """The parallel corpus ``key``, or the one-sentence reason it is unavailable."""
+    """The parallel corpus ``key``, or the one-sentence reason it is unavailable; a progress bar while
+    its files download (first use without the data folder), removed once it is loaded."""
+    slot = st.empty()
+
+    def progress(fraction: float, message: str) -> None:
+        slot.progress(min(max(float(fraction), 0.0), 1.0), text=f"Downloading the corpus · {message}")
+
     try:
-        return parallel_corpus.load_parallel(key)
+        return parallel_corpus.load_parallel(key, progress=progress)
     except SourceUnavailable as exc:
         return exc.reason
     except (OSError, ValueError) as exc:
         return f"the corpus file could not be read ({exc}); check the data folder"
+    finally:
+        slot.empty()
 
 
 def _corpus_changed() -> None:

@@ -1,0 +1,91 @@
+"""core.tax_stats: per-segment premiums from language_tax's memo, validated pairs, the leaderboard."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from core import tax_stats
+from core.language_tax import language_tax
+from core.parallel_corpus import ParallelCorpus, ParallelLanguage, load_parallel
+from core.types import UNKNOWN, Token
+
+
+class Chars:
+    """One token per character; 'X' is unknown."""
+
+    name = "chars"
+
+    def encode(self, text: str) -> list[Token]:
+        return [Token(99 if c == "X" else ord(c), c.encode(), k, k + 1, UNKNOWN if c == "X" else "normal")
+                for k, c in enumerate(text)]
+
+
+def corpus() -> ParallelCorpus:
+    languages = tuple(ParallelLanguage(c, c, c, "Latn", "ltr") for c in ("en", "de", "xx"))
+    segments = {"en": {"1": "ab", "2": "abcd", "3": "a"}, "de": {"1": "abab", "2": "abcd"},
+                "xx": {"1": "XXXX", "2": "XX", "3": "XXXXX"}}
+    return ParallelCorpus("t", "t", "sentence", languages, ("1", "2", "3"), segments, "l", "s", fingerprint="f")
+
+
+def test_per_segment_premiums_use_only_segments_shared_with_the_base() -> None:
+    c, memo = corpus(), {}
+    table = language_tax(c, {"c": Chars()}, base="en", memo=memo)
+    premiums = tax_stats.segment_premiums(c, memo, base="en", languages=["de", "xx"], tokenizers=["c"])
+    de = premiums[premiums["language"] == "de"]
+    assert de["segment"].tolist() == ["1", "2"] and de["premium"].tolist() == [2.0, 1.0]
+    assert premiums[premiums["language"] == "xx"]["premium"].tolist() == [2.0, 0.5, 5.0]
+    joined = tax_stats.with_distribution(table, premiums).set_index("language")
+    assert joined.loc["de", "median"] == 1.5 and joined.loc["de", "share_above_2x"] == 0.0
+    assert joined.loc["xx", "median"] == 2.0 and joined.loc["xx", "share_above_2x"] == pytest.approx(1 / 3)
+    assert joined.loc["xx", "q1"] == 1.25 and joined.loc["xx", "q3"] == 3.5
+
+
+def test_counts_must_have_been_made_first() -> None:
+    with pytest.raises(KeyError):
+        tax_stats.segment_premiums(corpus(), {}, base="en", languages=["de"], tokenizers=["c"])
+
+
+def test_validated_pairs_mark_unknown_heavy_pairs() -> None:
+    c = corpus()
+    table = tax_stats.validated(language_tax(c, {"c": Chars()}, base="en"))
+    assert table.set_index("language")["valid"].to_dict() == {"en": True, "de": True, "xx": False}
+    assert tax_stats.validated(table, threshold=1.0)["valid"].all()
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        tax_stats.validated(table, threshold=10)
+
+
+def test_leaderboard_bytes_and_chars_per_token_and_matrix_order() -> None:
+    c = corpus()
+
+    class Pairs(Chars):
+        name = "pairs"
+
+        def encode(self, text: str) -> list[Token]:
+            return [Token(1, text[k:k + 2].encode(), k, min(k + 2, len(text)), "normal")
+                    for k in range(0, len(text), 2)]
+
+    board = tax_stats.leaderboard(c, {"c": Chars(), "p": Pairs()}, base="en", languages=["de"])
+    row = board[(board["tokenizer"] == "p") & (board["language"] == "de")].iloc[0]
+    assert row["bytes_per_token"] == 2.0 and row["chars_per_token"] == 2.0
+    matrix = tax_stats.leaderboard_matrix(board)
+    assert list(matrix.index) == ["p", "c"] and list(matrix.columns) == ["en", "de"]
+    assert list(tax_stats.leaderboard_matrix(board, "premium").columns) == ["en", "de"]
+    with pytest.raises(ValueError, match="leaderboard shows"):
+        tax_stats.leaderboard_matrix(board, "tokens")
+
+
+@pytest.mark.data
+def test_udhr_distribution_under_a_real_tokenizer(data_dir) -> None:
+    from core import pretrained
+
+    udhr, memo = load_parallel("udhr"), {}
+    tok = pretrained.load("cl100k_base")
+    table = language_tax(udhr, {"cl100k_base": tok}, base="eng", languages=["hin", "spa"], memo=memo)
+    premiums = tax_stats.segment_premiums(udhr, memo, base="eng", languages=["eng", "hin", "spa"],
+                                          tokenizers=["cl100k_base"])
+    summary = tax_stats.with_distribution(table, premiums).set_index("language")
+    assert len(premiums[premiums["language"] == "hin"]) == 30
+    assert summary.loc["hin", "q1"] <= summary.loc["hin", "median"] <= summary.loc["hin", "q3"]
+    assert summary.loc["hin", "median"] > 2 * summary.loc["spa", "median"]
+    assert np.isclose(summary.loc["eng", "median"], 1.0)

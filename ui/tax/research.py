@@ -1,0 +1,185 @@
+"""The Language tax page's research views: validated pairs, the per-segment premium's distribution,
+the compression leaderboard, and your own parallel corpus.
+
+Each function draws into the current container. Counts come from ``ui.tax.views.measure`` (the
+process-wide counts memo), statistics from ``core.tax_stats``, figures from ``ui.tax.stats_figures``.
+The leaderboard's tables are kept per corpus in a process-wide ``SizedCache`` (bounded in memory).
+An uploaded corpus lives in this session's state only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from core import tax_stats
+from core.parallel_corpus import ParallelCorpus
+from core.parallel_upload import parallel_from_upload
+from ui import state, uploads, widgets
+from ui.bounded import SizedCache
+from ui.tax import figures as tf
+from ui.tax import stats_figures as sf
+from ui.tax.views import Choice, _memo_key, counts_memo, loaded_tokenizers, measure
+from ui.widgets import md_escape
+
+BOARD_MB = 32  # leaderboard tables of every corpus, together
+ORDERS = {"median": "sorted by median", "corpus": "corpus order"}
+
+
+def validation_sidebar() -> float | None:
+    """The "validated pairs" switch and threshold in the sidebar; the threshold as a share, or None when off."""
+    with st.sidebar:
+        on = st.toggle("Validated pairs only", key=state.LT_VALIDATE,
+                       help="Leave out language × tokenizer pairs whose unknown-token share is above the threshold: "
+                            "a tokenizer that maps a script to unknown tokens looks cheap because it lost the text.")
+        if on:
+            st.number_input("Unknown tokens above (%)", min_value=0.0, max_value=100.0, step=1.0,
+                            key=state.LT_UNKNOWN_MAX)
+    return float(st.session_state[state.LT_UNKNOWN_MAX]) / 100.0 if on else None
+
+
+def validate(table: pd.DataFrame, threshold: float | None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(the table with a ``valid`` column, the rows a chart shows): invalid pairs are left out of the
+    second unless they are the base's; without a threshold every pair is valid."""
+    marked = tax_stats.validated(table, threshold=threshold if threshold is not None else 1.0)
+    shown = marked[marked["valid"] | marked["is_base"]] if threshold is not None else marked
+    return marked, shown
+
+
+def left_out_note(marked: pd.DataFrame, threshold: float | None) -> None:
+    """One caption naming the pairs validation left out (or nothing)."""
+    out = marked[~marked["valid"] & ~marked["is_base"]]
+    if threshold is None or out.empty:
+        return
+    pairs = [f"{row['name']} under {tf.short_name(row['tokenizer'], row['tokenizer_name'])}"
+             for _, row in out.head(12).iterrows()]
+    more = f" and {len(out) - 12:,} more" if len(out) > 12 else ""
+    st.caption(md_escape(f"⚠ Left out ({len(out):,} pairs with more than {threshold:.0%} unknown tokens): "
+                         f"{', '.join(pairs)}{more}."))
+
+
+def distribution(choice: Choice, tokenizers: dict[str, Any], marked: pd.DataFrame, tokenizer: str) -> None:
+    """Box plot of the per-segment premium under ``tokenizer``, and the table of medians and quartiles."""
+    memo = counts_memo()
+    keys = {_memo_key(key): key for key in tokenizers}
+    premiums = tax_stats.segment_premiums(choice.corpus, memo, base=choice.base, languages=choice.languages,
+                                          tokenizers=list(keys))
+    premiums = premiums.assign(tokenizer=premiums["tokenizer"].map(keys))
+    order = st.segmented_control("Boxes", list(ORDERS), format_func=ORDERS.__getitem__, key=state.LT_DIST_ORDER,
+                                 required=True) or "median"
+    figure = sf.distribution_figure(premiums, marked, tokenizer, order=order, unit=choice.corpus.unit)
+    widgets.chart(figure, premiums[premiums["tokenizer"] == tokenizer], key="lt_distribution",
+                  name=f"language_tax_distribution_{tokenizer}")
+    st.caption(f"Each box is one language's premium {choice.corpus.unit} by {choice.corpus.unit} (its tokens over "
+               f"the base's for the same {choice.corpus.unit}): the box holds the middle half, ◆ marks the median. "
+               "Grey boxes marked ⚠ have more unknown tokens than the threshold.")
+    summary = research_table(tax_stats.with_distribution(marked, premiums))
+    st.dataframe(summary, hide_index=True, height=min(35 * (len(summary) + 1) + 3, 500), column_config={
+        **{c: st.column_config.NumberColumn(c, format="%.2f×") for c in ("premium", "median", "q1", "q3")},
+        "above 2×": st.column_config.NumberColumn(format="percent"),
+        "unknown": st.column_config.NumberColumn(format="percent"),
+    })
+    st.download_button("Download the distribution table (CSV)", summary.to_csv(index=False),
+                       file_name="language_tax_distribution.csv", mime="text/csv", key="lt_dist_download",
+                       on_click="ignore", icon=":material/download:")
+
+
+def research_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Per language and tokenizer: premium, median, quartiles, share above 2×, unknown share, validated."""
+    return pd.DataFrame({
+        "language": table["name"], "code": table["language"],
+        "tokenizer": [tf.short_name(k, n) for k, n in zip(table["tokenizer"], table["tokenizer_name"], strict=True)],
+        "premium": table["premium"], "median": table["median"], "q1": table["q1"], "q3": table["q3"],
+        "above 2×": table["share_above_2x"], "unknown": table["unknown_share"],
+        "validated": ["✓" if v else "✗ left out" for v in table["valid"]],
+    })
+
+
+@st.cache_resource(show_spinner=False)
+def boards() -> SizedCache[pd.DataFrame]:
+    """Leaderboard tables by (corpus, fingerprint, base, languages, tokenizers), at most ``BOARD_MB``."""
+    return SizedCache(max_bytes=BOARD_MB * 1_000_000, size=lambda frame: int(frame.memory_usage(deep=True).sum()))
+
+
+def leaderboard(choice: Choice) -> None:
+    """Tokenizers × languages (every registry and uploaded tokenizer by default): a heatmap and its CSV."""
+    names = uploads.names()
+    if st.session_state[state.LT_BOARD_TOKENIZERS] is None or not set(st.session_state[state.LT_BOARD_TOKENIZERS]) <= set(names):
+        st.session_state[state.LT_BOARD_TOKENIZERS] = list(names)
+    keys = st.multiselect("Tokenizers of the leaderboard", list(names), format_func=lambda k: names.get(k, k),
+                          key=state.LT_BOARD_TOKENIZERS)
+    value = st.segmented_control("Cells", list(sf.BOARD_VALUES), format_func=sf.BOARD_VALUES.__getitem__,
+                                 key=state.LT_BOARD_VALUE, required=True) or "bytes_per_token"
+    if not st.session_state[state.LT_BOARD]:
+        if st.button("Build the leaderboard", key="lt_board_go", icon=":material/leaderboard:"):
+            st.session_state[state.LT_BOARD] = True
+            st.rerun()
+        st.caption("Counts every chosen tokenizer on the chosen languages (once per server; then it is instant).")
+        return
+    tokenizers = loaded_tokenizers(tuple(keys))
+    if not tokenizers:
+        st.info("Pick at least one tokenizer that loads here.", icon=":material/info:")
+        return
+    key = (choice.corpus.key, choice.corpus.fingerprint, choice.base, choice.languages,
+           tuple(_memo_key(k) for k in tokenizers))
+    board = boards().get(key, lambda: _board(choice, tokenizers))
+    matrix = tax_stats.leaderboard_matrix(board, value)
+    widgets.chart(sf.leaderboard_heatmap(board, matrix, value), board, key="lt_board_chart",
+                  name=f"compression_leaderboard_{value}")
+    st.caption(md_escape(
+        f"Over the {choice.corpus.unit}s each language shares with {choice.corpus.language(choice.base).name}. "
+        "Bytes and characters per token: higher is better compression; premium: lower is fairer. "
+        "Rows are sorted by their mean, best first."))
+
+
+def _board(choice: Choice, tokenizers: dict[str, Any]) -> pd.DataFrame:
+    table = measure(choice, tokenizers)  # counts into the process-wide memo, with a progress bar
+    tokens = table["tokens"].astype(float).where(table["tokens"] > 0)
+    return pd.DataFrame({
+        "tokenizer": table["tokenizer"], "tokenizer_name": table["tokenizer_name"], "language": table["language"],
+        "name": table["name"], "script": table["script"], "tokens": table["tokens"],
+        "bytes_per_token": table["bytes"] / tokens, "chars_per_token": table["chars"] / tokens,
+        "premium": table["premium"], "unknown_share": table["unknown_share"],
+    })
+
+
+def own_corpus(tokenizers: dict[str, Any], threshold: float | None) -> None:
+    """Upload a parallel corpus (TSV/CSV, JSONL or aligned .txt files); its tax, distribution and table."""
+    files = st.file_uploader("Your parallel corpus", type=["tsv", "csv", "jsonl", "txt"], accept_multiple_files=True,
+                             key="lt_corpus_upload",
+                             help="A .tsv or .csv with language codes as header (an optional first column id), "
+                                  "a .jsonl of {\"id\", \"lang\", \"text\"}, or one .txt per language (en.txt, …), "
+                                  "one segment a line. Kept in this browser session only.")
+    if files:
+        try:
+            st.session_state[state.LT_UPLOADED] = parallel_from_upload([(f.name, f.getvalue()) for f in files])
+        except ValueError as exc:
+            st.error(md_escape(str(exc)), icon=":material/error:")
+            return
+    corpus: ParallelCorpus | None = st.session_state[state.LT_UPLOADED]
+    if corpus is None:
+        st.info("Upload your own translations to measure their tax with the tokenizers of the sidebar.",
+                icon=":material/upload_file:")
+        return
+    if st.button("Forget my corpus", key="lt_corpus_forget", icon=":material/delete:"):
+        st.session_state[state.LT_UPLOADED] = None
+        st.rerun()
+    st.caption(md_escape(f"{corpus.title}: {len(corpus.languages)} languages, {len(corpus.segment_ids):,} "
+                         "segments, in this session only."))
+    if st.session_state.get("lt_own_base") not in corpus.codes():  # a new corpus: its default base
+        st.session_state["lt_own_base"] = corpus.default_base
+    base = st.selectbox("Base language of your corpus", corpus.codes(), key="lt_own_base")
+    if not tokenizers:
+        return
+    choice = Choice(corpus, base, tuple(dict.fromkeys([base, *corpus.codes()])), tuple(tokenizers))
+    marked, _ = validate(measure(choice, tokenizers), threshold)
+    first = next(iter(tokenizers))
+    memo, keys = counts_memo(), {_memo_key(k): k for k in tokenizers}
+    premiums = tax_stats.segment_premiums(corpus, memo, base=base, languages=choice.languages, tokenizers=list(keys))
+    premiums = premiums.assign(tokenizer=premiums["tokenizer"].map(keys))
+    widgets.chart(sf.distribution_figure(premiums, marked, first, unit="segment"), premiums, key="lt_own_distribution",
+                  name="your_corpus_distribution")
+    summary = research_table(tax_stats.with_distribution(marked, premiums))
+    st.dataframe(summary, hide_index=True, key="lt_own_table")

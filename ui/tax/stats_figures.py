@@ -1,0 +1,112 @@
+"""Figures of the Language tax page's research views: the per-segment premium's distribution and
+the compression leaderboard's heatmap. Pure functions from ``core.tax_stats`` frames; no Streamlit.
+
+Languages keep their script colors (``ui.tax.figures.script_color``); pairs left out by the
+validation (too many unknown tokens) are drawn grey and labelled "⚠", never silently dropped.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from ui.tax.figures import _esc, fmt_ratio, labels, script_color, short_name
+
+MAX_BOXES = 60  # more languages than this: the cheapest and dearest halves by median, and the base
+BOARD_VALUES = {"bytes_per_token": "UTF-8 bytes per token", "chars_per_token": "characters per token",
+                "premium": "premium over the base"}
+_FONT = {"size": 15}
+_INVALID = "#b0b0b0"
+
+
+def box_order(premiums: pd.DataFrame, tokenizer: str, *, order: str = "median",
+              corpus_order: list[str] | None = None, max_boxes: int = MAX_BOXES) -> list[str]:
+    """Language codes of the boxes: by median premium (cheapest first) or in corpus order; beyond
+    ``max_boxes``, the cheapest and dearest halves by median (ties broken by code).
+
+    >>> p = pd.DataFrame({"language": ["a", "a", "b"], "tokenizer": "t", "premium": [3.0, 5.0, 2.0]})
+    >>> box_order(p, "t"), box_order(p, "t", order="corpus", corpus_order=["a", "b"])
+    (['b', 'a'], ['a', 'b'])
+    """
+    rows = premiums[premiums["tokenizer"] == tokenizer]
+    medians = rows.groupby("language")["premium"].median()
+    ranked = sorted(medians.index, key=lambda code: (medians[code], code))
+    if len(ranked) > max_boxes:
+        half = max_boxes // 2
+        ranked = ranked[:half] + ranked[-half:]
+    if order == "corpus" and corpus_order is not None:
+        keep = set(ranked)
+        return [code for code in corpus_order if code in keep]
+    return ranked
+
+
+def distribution_figure(premiums: pd.DataFrame, table: pd.DataFrame, tokenizer: str, *, order: str = "median",
+                        unit: str = "segment") -> go.Figure:
+    """One box per language: the spread of its per-segment premium under ``tokenizer``, the median
+    marked with a diamond and its value; ``table`` (a validated ``language_tax`` table) gives names,
+    scripts and the ``valid`` flag (a False pair is grey and labelled "⚠ unknown tokens")."""
+    rows = table[table["tokenizer"] == tokenizer]
+    if rows.empty:
+        raise ValueError(f"the table has no rows for tokenizer {tokenizer!r}")
+    info = rows.set_index("language")
+    names = labels(table)
+    codes = box_order(premiums, tokenizer, order=order, corpus_order=list(rows["language"]))
+    mine = premiums[premiums["tokenizer"] == tokenizer]
+    traces, medians = [], []
+    for code in codes:
+        values = mine.loc[mine["language"] == code, "premium"].to_numpy(dtype=float)
+        valid = bool(info.loc[code].get("valid", True))
+        label = _esc(names[code]) + ("" if valid else " ⚠")
+        color = script_color(info.loc[code, "script"]) if valid else _INVALID
+        traces.append(go.Box(y=values, name=label, marker={"color": color, "size": 4}, line={"color": color},
+                             boxpoints="outliers", showlegend=False, customdata=[code] * len(values),
+                             hovertemplate=f"{label}: %{{y:.2f}}×<extra></extra>"))
+        medians.append((label, float(np.median(values)) if len(values) else np.nan, valid))
+    traces.append(go.Scatter(
+        x=[m[0] for m in medians], y=[m[1] for m in medians], mode="markers+text", showlegend=False,
+        marker={"symbol": "diamond", "size": 9, "color": "#222"}, text=[fmt_ratio(m[1]) for m in medians],
+        textposition="top center", textfont={"size": 11}, hovertemplate="%{x}: median %{y:.2f}×<extra></extra>",
+        name="median",
+    ))
+    base = _esc(str(rows.loc[rows["is_base"], "name"].iloc[0])) if rows["is_base"].any() else "the base"
+    name = short_name(tokenizer, str(rows["tokenizer_name"].iloc[0]))
+    known = [m for m in medians if np.isfinite(m[1]) and m[2]]
+    title = f"Per-{unit} premium under {name}, against {base}"
+    if known:
+        low, high = min(known, key=lambda m: m[1]), max(known, key=lambda m: m[1])
+        title = f"Median per-{unit} premium under {name}: {low[0]} {fmt_ratio(low[1])} … {high[0]} {fmt_ratio(high[1])}"
+    layout = {
+        "title": {"text": title}, "height": 460, "font": _FONT, "hoverlabel": {"font": _FONT},
+        "margin": {"l": 10, "r": 10, "t": 60, "b": 10}, "yaxis": {"type": "log", "title": {"text": "premium (×, log)"}},
+        "xaxis": {"tickangle": -45 if len(codes) > 12 else 0, "automargin": True},
+        "shapes": [{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": 1, "y1": 1,
+                    "line": {"dash": "dot", "color": "#666", "width": 1}}],
+    }
+    return go.Figure(data=traces, layout=layout)
+
+
+def leaderboard_heatmap(board: pd.DataFrame, matrix: pd.DataFrame, value: str) -> go.Figure:
+    """Tokenizers (rows, best first) × languages, one ``core.tax_stats.leaderboard_matrix`` column,
+    each cell's value written in it; darker is better (more bytes or characters a token, a lower premium)."""
+    names = board.drop_duplicates("language").set_index("language")["name"]
+    tokenizer_names = board.drop_duplicates("tokenizer").set_index("tokenizer")["tokenizer_name"]
+    z = matrix.to_numpy(dtype=float)
+    text = [[("—" if not np.isfinite(v) else (fmt_ratio(v) if value == "premium" else f"{v:.2f}")) for v in row]
+            for row in z]
+    rows = [_esc(short_name(k, str(tokenizer_names[k]))) for k in matrix.index]
+    trace = {
+        "type": "heatmap", "z": z, "x": [_esc(str(names[c])) for c in matrix.columns], "y": rows, "text": text,
+        "texttemplate": "%{text}", "textfont": {"size": 11}, "colorscale": "Viridis",
+        "reversescale": value == "premium", "xgap": 1, "ygap": 1,
+        "colorbar": {"title": {"text": BOARD_VALUES[value]}},
+        "hovertemplate": "%{y} on %{x}: %{text}<extra></extra>",
+    }
+    best = rows[0] if rows else ""
+    title = f"{best} compresses best on average ({BOARD_VALUES[value]})" if rows else "Compression leaderboard"
+    layout = {
+        "title": {"text": title}, "height": 160 + 24 * len(rows), "font": _FONT, "hoverlabel": {"font": _FONT},
+        "margin": {"l": 10, "r": 10, "t": 80, "b": 10}, "xaxis": {"side": "top", "tickangle": -45},
+        "yaxis": {"autorange": "reversed", "automargin": True},
+    }
+    return go.Figure({"data": [trace], "layout": layout})
