@@ -185,13 +185,14 @@ CF_TOOL_NAME = "cf_tool_name"
 CF_TOOL_ARGS = "cf_tool_args"
 CF_TOOL_RESULT = "cf_tool_result"
 CF_REPLY = "cf_reply"
-CF_FORMATS = "cf_formats"  # keys of core.chat_formats.FORMATS
+CF_FORMATS = "cf_formats"  # keys of core.chat_formats.FORMATS and core.chat_templates.TEMPLATES
 CF_SHOW_WHITESPACE = "cf_show_whitespace"
 
 
 def chat_defaults() -> dict[str, Any]:
     """The chat-format page's conversation (core.chat_formats.default_conversation) and every format."""
     from core.chat_formats import FORMATS, default_conversation
+    from core.chat_templates import TEMPLATES
 
     system, user, call, result, reply = default_conversation()
     return {
@@ -202,7 +203,7 @@ def chat_defaults() -> dict[str, Any]:
         CF_TOOL_ARGS: call.content,
         CF_TOOL_RESULT: result.content,
         CF_REPLY: reply.content,
-        CF_FORMATS: list(FORMATS),
+        CF_FORMATS: [*FORMATS, *TEMPLATES],
         CF_SHOW_WHITESPACE: True,
     }
 
