@@ -273,6 +273,7 @@ UPLOADED_RANK_FILES = "pg_uploaded_rank_files"  # picker key -> (bytes, file nam
 UPLOAD_PATTERN = "pg_upload_pattern"  # the pattern for rank files: a name in TIKTOKEN_PATTERNS or "Custom regex"
 UPLOAD_CUSTOM_PATTERN = "pg_upload_custom_pattern"
 UPLOAD_MESSAGE = "pg_upload_tokenizer_message"  # ("ok" | "error", one line) of the last tokenizer upload
+HUB_CONFIGS = "pg_hub_configs"  # picker key -> (shown name, tokenizer_config.json bytes) of Hub tokenizers
 IT_TOKENIZER = "it_tokenizer"  # the tokenizer looked inside: a registry key or an upload's picker key
 IT_TEXT = "it_text"  # the pipeline's text
 IT_VIEW = "it_view"  # "facts" or "pipeline"
@@ -289,6 +290,7 @@ def upload_defaults() -> dict[str, Any]:
         UPLOAD_PATTERN: "GPT-2",
         UPLOAD_CUSTOM_PATTERN: r"""'s|'t| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+""",
         UPLOAD_MESSAGE: None,
+        HUB_CONFIGS: {},
         IT_TOKENIZER: "cl100k_base",
     }
 
