@@ -12,7 +12,7 @@ import streamlit as st
 from core import chat_formats as cf
 from core import chat_templates as ct
 from ui import links, nav, state
-from ui.chat import views
+from ui.chat import own, views
 
 nav.page_setup("Chat formats")
 state.init(state.chat_defaults())
@@ -38,6 +38,7 @@ with st.sidebar:
         st.text_input("Result (JSON)", key=state.CF_TOOL_RESULT)
     st.text_area("Assistant reply", key=state.CF_REPLY, height=68, help="Empty: the format's reply prompt is shown.")
     show_whitespace = st.toggle("Show whitespace · ↵", key=state.CF_SHOW_WHITESPACE)
+    own.sidebar()
 
 titles = {**{k: f.title for k, f in cf.FORMATS.items()}, **{k: t.title for k, t in ct.TEMPLATES.items()}}
 keys = st.multiselect("Formats", list(titles), format_func=titles.get, key=state.CF_FORMATS,
@@ -56,6 +57,7 @@ for key in keys:
             views.template_card(ct.TEMPLATES[key], messages, show_whitespace=show_whitespace)
         else:
             views.format_card(cf.FORMATS[key], messages, show_whitespace=show_whitespace)
+own.cards(messages, show_whitespace=show_whitespace)
 
 with st.expander("Why an API reports a different count", icon=":material/help:"):
     st.markdown(

@@ -187,6 +187,8 @@ CF_TOOL_RESULT = "cf_tool_result"
 CF_REPLY = "cf_reply"
 CF_FORMATS = "cf_formats"  # keys of core.chat_formats.FORMATS and core.chat_templates.TEMPLATES
 CF_SHOW_WHITESPACE = "cf_show_whitespace"
+CF_CONFIG_UPLOAD = "cf_config_upload"  # the file uploader of a tokenizer_config.json (a widget: no default)
+CF_CONFIG_TOKENIZER = "cf_config_tokenizer"  # the tokenizer that reads the uploaded template's output
 
 
 def chat_defaults() -> dict[str, Any]:

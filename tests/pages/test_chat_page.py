@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 
@@ -99,3 +100,56 @@ def test_a_config_that_cannot_be_obtained_is_one_sentence(monkeypatch) -> None:
     at = open_page(PAGE, timeout=120, state={state.CF_FORMATS: ["qwen3_template"]})
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and md_escape("qwen3_tokenizer_config.json is not available") in errors[0], errors
+
+
+# -- your own template: an uploaded tokenizer_config.json, a Hub repository's -----------------------
+
+def with_config(name: str, data: bytes, tokenizer: str = "llama3") -> AppTest:
+    at = open_page(PAGE, timeout=120, state={state.CF_FORMATS: [], state.CF_CONFIG_TOKENIZER: tokenizer})
+    at.sidebar.file_uploader(key=state.CF_CONFIG_UPLOAD).set_value((name, data, "application/json")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_an_uploaded_config_renders_with_the_chosen_tokenizer() -> None:
+    config = Path(os.environ.get("PLAYGROUND_DATA_DIR", "")) / "tokenizers" / "llama3_1_tokenizer_config.json"
+    if not config.is_file():
+        pytest.skip("llama3_1_tokenizer_config.json is not in PLAYGROUND_DATA_DIR")
+    at = with_config("my_config.json", config.read_bytes())
+    assert f"#### {md_escape('my_config.json (uploaded)')}" in cards(at)
+    spans = [h.proto.body for h in at.html if h.proto.body.startswith('<div class="tp-spans')]
+    assert len(spans) == 1 and "tp-special" in spans[0]
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b'{"bos_token": "<s>"}', "has no chat template"),
+    (b"{oops", "is not JSON"),
+    (b'{"chat_template": "{% for i in range(100000) %}{{ \'y\' * 100 }}{% endfor %}"}', "more than 1,000,000 characters"),
+    (b'{"chat_template": "{{ raise_exception(\'no tools here\') }}"}', "refused this conversation: no tools here"),
+])
+def test_a_bad_or_hostile_uploaded_config_is_one_sentence(data: bytes, message: str) -> None:
+    at = with_config("evil.json", data)
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and md_escape(message) in errors[0], errors
+
+
+def test_a_hub_repository_brings_its_own_template(monkeypatch, tmp_path) -> None:
+    """Fetched in the Playground's sidebar, the repository's tokenizer_config.json gives a card here."""
+    from tests.hub_server import DATA, serve_hub
+
+    if not (DATA / "qwen3_tokenizer_config.json").is_file():
+        pytest.skip("the data folder is not in PLAYGROUND_DATA_DIR")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    with serve_hub() as (url, _):
+        monkeypatch.setenv("HF_ENDPOINT", url)
+        at = AppTest.from_file(str(Path(PAGE).parents[1] / "app.py"), default_timeout=120)
+        at.run()
+        at.text_input(key="pg_hub_ref").input("acme/mbert").run()
+    at.switch_page("pages/10_Chat_formats.py")
+    at.session_state[state.CF_FORMATS] = []
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    titles = [c for c in cards(at) if md_escape("(its own template)") in c]
+    assert len(titles) == 1 and md_escape("acme/mbert@") in titles[0]
+    assert any(h.proto.body.startswith('<div class="tp-spans') for h in at.html)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -61,9 +62,22 @@ def template_card(source: ct.TemplateSource, messages: Sequence[cf.Message], *, 
         return
     try:
         config = _config(source)
-        text = _rendered(config, tuple(messages), source.null_call_content)
     except ct.TemplateFailed as exc:
         st.error(widgets.md_escape(f"{source.title} cannot show this conversation: {exc}."), icon=":material/error:")
+        return
+    origin = f"{source.config.filename} (sha256 {(source.config.sha256 or '')[:8]})"
+    template_body(source.title, config, tokenizer, messages, show_whitespace=show_whitespace,
+                  notes=f"{source.notes} Rendered from the chat_template of {origin}",
+                  null_call_content=source.null_call_content)
+
+
+def template_body(title: str, config: ct.TemplateConfig, tokenizer: Any, messages: Sequence[cf.Message], *,
+                  show_whitespace: bool, notes: str, null_call_content: bool = False) -> None:
+    """A template's rendering of ``messages`` as spans, with its cost per turn; a failure is one sentence."""
+    try:
+        text = _rendered(config, tuple(messages), null_call_content)
+    except ct.TemplateFailed as exc:
+        st.error(widgets.md_escape(f"{title} cannot show this conversation: {exc}."), icon=":material/error:")
         return
     tokens, owners = ct.tokenize(text, messages, tokenizer)
     rows = cf.costs(messages, owners, tokenizer)
@@ -75,8 +89,7 @@ def template_card(source: ct.TemplateSource, messages: Sequence[cf.Message], *, 
     st.html(render_spans(text, tokens, show_whitespace=show_whitespace, piece=getattr(tokenizer, "piece", None)))
     st.dataframe(cost_frame(rows, messages), hide_index=True, width="stretch")
     st.caption(widgets.md_escape(
-        f"{source.notes} Rendered from the chat_template of {source.config.filename} (sha256 "
-        f"{(source.config.sha256 or '')[:8]}) in a sandbox, as transformers' apply_chat_template does; "
+        f"{notes} in a sandbox, as transformers' apply_chat_template does; "
         "text that spells a special token becomes that token here."))
 
 
