@@ -30,7 +30,7 @@ import json
 import multiprocessing
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from core.fetch.sources import FileSpec, SourceUnavailable, obtain
@@ -170,17 +170,26 @@ def render(config: TemplateConfig, messages: list[dict[str, Any]], *, add_genera
 def tokenize(text: str, messages: Sequence[Any], tokenizer: Tokenizer) -> tuple[list[Token], list[int]]:
     """The rendered string's tokens (special-token strings as special tokens, no added BOS) and each one's message."""
     tokens = [t for t in tokenizer.encode(text, allow_special=True) if t.kind != ADDED]
-    ends, at = [], 0
+    ends = [end for end, _ in _placed(text, messages)]
+    owners = [next((i for i, end in enumerate(ends) if token.start < end), -1) for token in tokens]
+    return tokens, owners
+
+
+def shown(text: str, messages: Sequence[Any]) -> list[Any]:
+    """The messages with the text of those the template did not write as it is (a tool call it re-wrote
+    or dropped) emptied, so a cost table counts only the text the rendering holds."""
+    return [m if found else replace(m, content="") for m, (_, found) in zip(messages, _placed(text, messages), strict=True)]
+
+
+def _placed(text: str, messages: Sequence[Any]) -> list[tuple[int, bool]]:
+    """Where each message's text ends in the rendering (found in order), and whether it was found."""
+    placed, at = [], 0
     for message in messages:
         found = text.find(message.content, at) if message.content else -1
         if found >= 0:
             at = found + len(message.content)
-        ends.append(at)  # a message not found (a tool call written as JSON) owns no tokens beyond
-    owners = []
-    for token in tokens:
-        owner = next((i for i, end in enumerate(ends) if token.start < end), -1)
-        owners.append(owner)
-    return tokens, owners
+        placed.append((at, found >= 0))  # a message not found owns no tokens beyond the one before
+    return placed
 
 
 # -- the worker process -------------------------------------------------------------------------------

@@ -194,3 +194,14 @@ def test_a_template_that_loops_is_stopped_at_the_deadline_and_the_next_one_rende
 def test_tojson_keeps_text_as_transformers_does() -> None:
     out = ct.render(ct.TemplateConfig("{{ messages[0] | tojson }}"), [{"role": "user", "content": "é <b>"}])
     assert out == '{"role": "user", "content": "é <b>"}'
+
+
+def test_a_message_the_template_does_not_write_costs_nothing_of_its_own() -> None:
+    """The short Llama 3 template drops a tool call's arguments: its row counts no text, never a negative overhead."""
+    messages = CONVERSATIONS["tool"]
+    text = rendered("llama3_1_template", messages)
+    tokenizer = load("llama3")
+    tokens, owners = ct.tokenize(text, messages, tokenizer)
+    rows = cf.costs(ct.shown(text, messages), owners, tokenizer)
+    assert [r.content_tokens == 0 for r in rows[:5]] == [False, False, True, False, False]
+    assert all(r.overhead >= 0 for r in rows) and sum(r.format_tokens for r in rows) == len(tokens)

@@ -80,7 +80,7 @@ def template_body(title: str, config: ct.TemplateConfig, tokenizer: Any, message
         st.error(widgets.md_escape(f"{title} cannot show this conversation: {exc}."), icon=":material/error:")
         return
     tokens, owners = ct.tokenize(text, messages, tokenizer)
-    rows = cf.costs(messages, owners, tokenizer)
+    rows = cf.costs(ct.shown(text, messages), owners, tokenizer)
     content = sum(r.content_tokens for r in rows)
     st.markdown(
         f"**{len(tokens):,} tokens**, of which **{max(len(tokens) - content, 0):,}** are the format's own "
@@ -98,7 +98,7 @@ def _config(source: ct.TemplateSource) -> ct.TemplateConfig:
     return ct.load_config(source)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)  # a rendering may be up to ct.MAX_OUTPUT_CHARS
 def _rendered(config: ct.TemplateConfig, messages: tuple[cf.Message, ...], null_call_content: bool) -> str:
     """The rendering, once per template and conversation (a failure is not kept: the next run tries again)."""
     dicts = ct.messages_for_template(messages, null_call_content=null_call_content)
