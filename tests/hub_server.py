@@ -54,6 +54,11 @@ class _Hub(http.server.BaseHTTPRequestHandler):
 
     def _answer(self, *, body: bool) -> None:
         self.seen.append((self.command, self.path))
+        if self.path.startswith("/redirect/"):  # a plain URL that points elsewhere on this server
+            self.send_response(302)
+            self.send_header("Location", self.path.removeprefix("/redirect"))
+            self.send_header("Content-Length", "0")
+            return self.end_headers()
         parts = self.path.split("?")[0].strip("/").split("/")
         if len(parts) < 5 or parts[2] != "resolve":
             return self._error(404, "RepoNotFound")

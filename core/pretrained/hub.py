@@ -18,8 +18,10 @@ HubRef(repo_id='Qwen/Qwen3-8B', revision='main', filename=None, url=None)
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import os
 import re
+import socket
 import urllib.parse
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -31,6 +33,7 @@ TOKENIZER_FILES = ("tokenizer.json", "tekken.json", "tokenizer.model", "vocab.tx
 CONFIG_FILE = "tokenizer_config.json"
 MAX_CONFIG_BYTES = 8 * 1024 * 1024
 TIMEOUT_S = 10.0
+MAX_REDIRECTS = 5
 _REPO = re.compile(r"[A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w.-]{0,95}")
 _REVISION = re.compile(r"[\w./-]{1,200}")
 _HUB_URL = re.compile(r"/(?P<repo>[^/]+/[^/]+)/(?:resolve|blob)/(?P<revision>[^/]+)/(?P<filename>.+)")
@@ -177,30 +180,61 @@ def _config(ref: HubRef, commit: str) -> bytes | None:
 
 def _fetch_url(url: str, max_bytes: int) -> HubFile:
     """A plain URL, streamed and cut at ``max_bytes``, kept in the playground's cache under its URL's hash."""
-    import requests
-
     filename = Path(urllib.parse.urlsplit(url).path).name or "tokenizer"
     cached = cache_dir() / "urls" / f"{hashlib.sha256(url.encode()).hexdigest()[:16]}-{filename}"
     if cached.is_file():
         data = cached.read_bytes()
         return HubFile(data, filename, url, "", hashlib.sha256(data).hexdigest())
+    data = _stream(url, max_bytes)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    cached.write_bytes(data)
+    return HubFile(data, filename, url, "", hashlib.sha256(data).hexdigest())
+
+
+def _stream(url: str, max_bytes: int) -> bytes:
+    """The URL's bytes, each redirect checked as the first address is (``_check_public``)."""
+    import requests
+
     try:
-        with requests.get(url, stream=True, timeout=TIMEOUT_S) as response:
-            response.raise_for_status()
-            chunks, size = [], 0
-            for chunk in response.iter_content(1 << 16):
-                size += len(chunk)
-                if size > max_bytes:
-                    raise HubFailed(f"{url} is over {max_bytes / 1e6:,.0f} MB, the limit for tokenizer files.")
-                chunks.append(chunk)
+        for _ in range(MAX_REDIRECTS + 1):
+            _check_public(url)
+            with requests.get(url, stream=True, timeout=TIMEOUT_S, allow_redirects=False) as response:
+                if response.is_redirect:
+                    url = urllib.parse.urljoin(url, response.headers["Location"])
+                    continue
+                response.raise_for_status()
+                chunks, size = [], 0
+                for chunk in response.iter_content(1 << 16):
+                    size += len(chunk)
+                    if size > max_bytes:
+                        raise HubFailed(f"{url} is over {max_bytes / 1e6:,.0f} MB, the limit for tokenizer files.")
+                    chunks.append(chunk)
+                return b"".join(chunks)
     except requests.HTTPError as exc:
         raise HubFailed(f"{url} answered {exc.response.status_code}: check the address.") from None
     except requests.RequestException as exc:
         raise HubFailed(f"{url} cannot be reached ({type(exc).__name__}): check the address and the connection.") from None
-    data = b"".join(chunks)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    cached.write_bytes(data)
-    return HubFile(data, filename, url, "", hashlib.sha256(data).hexdigest())
+    raise HubFailed(f"{url} redirects more than {MAX_REDIRECTS} times: paste the file's final address.")
+
+
+def _check_public(url: str) -> None:
+    """Refuse an address on this machine or its private network: the server, not the user, would fetch it.
+
+    ``PLAYGROUND_ALLOW_LOCAL_URLS=1`` lifts this (the tests' loopback server; a playground run on one's own
+    machine that should read a local file server).
+    """
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise HubFailed(f"{url} is not an http(s) address of a file.")
+    if os.environ.get("PLAYGROUND_ALLOW_LOCAL_URLS", "") not in ("", "0"):
+        return
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(parts.hostname, parts.port or 443)}
+    except OSError:
+        raise HubFailed(f"{parts.hostname} cannot be resolved: check the address and the connection.") from None
+    if any(not ipaddress.ip_address(a.split("%")[0]).is_global for a in addresses):
+        raise HubFailed(f"{parts.hostname} is on this machine or a private network; only public addresses are "
+                        "fetched (set PLAYGROUND_ALLOW_LOCAL_URLS=1 to allow them).")
 
 
 def load(text: str) -> tuple[Upload, HubFile]:

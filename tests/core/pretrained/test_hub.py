@@ -17,6 +17,7 @@ def endpoint(monkeypatch: pytest.MonkeyPatch, tmp_path):
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hf"))
     monkeypatch.setenv("PLAYGROUND_CACHE_DIR", str(tmp_path / "playground"))
     monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    monkeypatch.setenv("PLAYGROUND_ALLOW_LOCAL_URLS", "1")  # the loopback server stands for a public host
     with serve_hub() as (url, seen):
         monkeypatch.setenv("HF_ENDPOINT", url)
         yield url, seen
@@ -112,3 +113,30 @@ def test_offline_and_not_cached_is_one_sentence(endpoint, monkeypatch: pytest.Mo
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(hub.HubFailed, match="not in the Hugging Face cache and HF_HUB_OFFLINE is set"):
         hub.load("acme/mbert")
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:9/tokenizer.json", "http://localhost/x.json",
+                                 "http://169.254.169.254/latest/meta-data", "http://10.0.0.1/t.json",
+                                 "http://[::1]/t.json", "file:///etc/passwd"])
+def test_a_url_on_this_machine_or_a_private_network_is_refused(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PLAYGROUND_ALLOW_LOCAL_URLS", raising=False)
+    with pytest.raises(hub.HubFailed, match="only public addresses are fetched|not an http"):
+        hub.fetch(hub.HubRef("", url=url), max_bytes=1000)
+
+
+def test_a_redirect_to_this_machine_is_refused(endpoint, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A public address that redirects inward is checked again at each hop (here: the first hop is allowed)."""
+    url, _ = endpoint
+    checked: list[str] = []
+    real_check = hub._check_public
+
+    def check(address: str) -> None:
+        checked.append(address)
+        if len(checked) > 1:
+            monkeypatch.delenv("PLAYGROUND_ALLOW_LOCAL_URLS")
+        real_check(address)
+
+    monkeypatch.setattr(hub, "_check_public", check)
+    with pytest.raises(hub.HubFailed, match="only public addresses"):
+        hub.fetch(hub.parse_ref(f"{url}/redirect/acme/t5/resolve/main/tokenizer.model"), max_bytes=10**7)
+    assert len(checked) == 2
