@@ -15,6 +15,7 @@ import streamlit as st
 from core.pretrained import hub
 from core.pretrained.uploaded import UPLOAD_PREFIX, Upload, UploadRejected
 from ui import state
+from ui.widgets import md_escape
 
 Adopt = Callable[[Upload, bytes, str], None]  # ui.uploads.adopt: keep it in the session, pick it, say so
 
@@ -35,7 +36,8 @@ def _on_ref(key: str, adopt: Adopt) -> None:
     if not text:
         return
     try:
-        upload, hub_file = hub.load(text)
+        with st.spinner(md_escape(f"Fetching {text} …")):  # drawn at the top of the page while the callback runs
+            upload, hub_file = hub.load(text)
     except (hub.HubFailed, UploadRejected) as exc:
         st.session_state[state.UPLOAD_MESSAGE] = ("error", str(exc))
         return
