@@ -10,15 +10,16 @@ from __future__ import annotations
 import streamlit as st
 
 from core import chat_formats as cf
+from core import chat_templates as ct
 from ui import links, nav, state
-from ui.chat import views
+from ui.chat import own, views
 
 nav.page_setup("Chat formats")
 state.init(state.chat_defaults())
 links.sync(state.chat_defaults(), {
     state.CF_SYSTEM: None, state.CF_USER: None, state.CF_TOOL_ON: None, state.CF_TOOL_NAME: None,
     state.CF_TOOL_ARGS: None, state.CF_TOOL_RESULT: None, state.CF_REPLY: None,
-    state.CF_FORMATS: links.one_of(cf.FORMATS), state.CF_SHOW_WHITESPACE: None,
+    state.CF_FORMATS: links.one_of([*cf.FORMATS, *ct.TEMPLATES]), state.CF_SHOW_WHITESPACE: None,
 }, page="chat")
 
 st.title("Chat formats")
@@ -37,10 +38,11 @@ with st.sidebar:
         st.text_input("Result (JSON)", key=state.CF_TOOL_RESULT)
     st.text_area("Assistant reply", key=state.CF_REPLY, height=68, help="Empty: the format's reply prompt is shown.")
     show_whitespace = st.toggle("Show whitespace · ↵", key=state.CF_SHOW_WHITESPACE)
+    own.sidebar()
 
-keys = st.multiselect(
-    "Formats", list(cf.FORMATS), format_func=lambda k: cf.FORMATS[k].title, key=state.CF_FORMATS
-)
+titles = {**{k: f.title for k, f in cf.FORMATS.items()}, **{k: t.title for k, t in ct.TEMPLATES.items()}}
+keys = st.multiselect("Formats", list(titles), format_func=titles.get, key=state.CF_FORMATS,
+                      help="'Its own template': the chat template of the model's tokenizer_config.json, run in a sandbox.")
 s = st.session_state
 if not s[state.CF_USER].strip():
     st.info("Type a user message in the sidebar to see the formats.")
@@ -51,7 +53,11 @@ if not keys:
     st.info("Pick one or more formats above.")
 for key in keys:
     with st.container(border=True):
-        views.format_card(cf.FORMATS[key], messages, show_whitespace=show_whitespace)
+        if key in ct.TEMPLATES:
+            views.template_card(ct.TEMPLATES[key], messages, show_whitespace=show_whitespace)
+        else:
+            views.format_card(cf.FORMATS[key], messages, show_whitespace=show_whitespace)
+own.cards(messages, show_whitespace=show_whitespace)
 
 with st.expander("Why an API reports a different count", icon=":material/help:"):
     st.markdown(

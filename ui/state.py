@@ -189,13 +189,16 @@ CF_TOOL_NAME = "cf_tool_name"
 CF_TOOL_ARGS = "cf_tool_args"
 CF_TOOL_RESULT = "cf_tool_result"
 CF_REPLY = "cf_reply"
-CF_FORMATS = "cf_formats"  # keys of core.chat_formats.FORMATS
+CF_FORMATS = "cf_formats"  # keys of core.chat_formats.FORMATS and core.chat_templates.TEMPLATES
 CF_SHOW_WHITESPACE = "cf_show_whitespace"
+CF_CONFIG_UPLOAD = "cf_config_upload"  # the file uploader of a tokenizer_config.json (a widget: no default)
+CF_CONFIG_TOKENIZER = "cf_config_tokenizer"  # the tokenizer that reads the uploaded template's output
 
 
 def chat_defaults() -> dict[str, Any]:
     """The chat-format page's conversation (core.chat_formats.default_conversation) and every format."""
     from core.chat_formats import FORMATS, default_conversation
+    from core.chat_templates import TEMPLATES
 
     system, user, call, result, reply = default_conversation()
     return {
@@ -206,7 +209,7 @@ def chat_defaults() -> dict[str, Any]:
         CF_TOOL_ARGS: call.content,
         CF_TOOL_RESULT: result.content,
         CF_REPLY: reply.content,
-        CF_FORMATS: list(FORMATS),
+        CF_FORMATS: [*FORMATS, *TEMPLATES],
         CF_SHOW_WHITESPACE: True,
     }
 
@@ -276,6 +279,7 @@ UPLOADED_RANK_FILES = "pg_uploaded_rank_files"  # picker key -> (bytes, file nam
 UPLOAD_PATTERN = "pg_upload_pattern"  # the pattern for rank files: a name in TIKTOKEN_PATTERNS or "Custom regex"
 UPLOAD_CUSTOM_PATTERN = "pg_upload_custom_pattern"
 UPLOAD_MESSAGE = "pg_upload_tokenizer_message"  # ("ok" | "error", one line) of the last tokenizer upload
+HUB_CONFIGS = "pg_hub_configs"  # picker key -> (shown name, tokenizer_config.json bytes) of Hub tokenizers
 IT_TOKENIZER = "it_tokenizer"  # the tokenizer looked inside: a registry key or an upload's picker key
 IT_TEXT = "it_text"  # the pipeline's text
 IT_VIEW = "it_view"  # "facts" or "pipeline"
@@ -292,6 +296,7 @@ def upload_defaults() -> dict[str, Any]:
         UPLOAD_PATTERN: "GPT-2",
         UPLOAD_CUSTOM_PATTERN: r"""'s|'t| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+""",
         UPLOAD_MESSAGE: None,
+        HUB_CONFIGS: {},
         IT_TOKENIZER: "cl100k_base",
     }
 

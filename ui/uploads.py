@@ -29,7 +29,7 @@ from core.pretrained.uploaded import (
     read_upload,
 )
 from core.types import Token
-from ui import cache, state
+from ui import cache, hub, state
 from ui.bounded import SizedCache
 from ui.spans import DEFAULT_LIMIT
 from ui.widgets import md_escape
@@ -186,6 +186,12 @@ def add_upload(data: bytes, filename: str, *, pattern: str, pattern_name: str,
                progress: Callable[[float, str], None] | None = None) -> Upload:
     """Read a file into this session's uploads (``UploadRejected`` with a one-line reason if it is not one)."""
     upload = read_upload(data, filename, pattern=pattern, pattern_name=pattern_name, progress=progress)
+    keep(upload, data, filename)
+    return upload
+
+
+def keep(upload: Upload, data: bytes, filename: str) -> None:
+    """Put a read tokenizer into this session's uploads (the oldest goes beyond ``MAX_UPLOADS``)."""
     store = _uploads()
     slot = slot_of(upload)
     store.pop(slot, None)
@@ -197,12 +203,12 @@ def add_upload(data: bytes, filename: str, *, pattern: str, pattern_name: str,
         oldest = next(iter(store))
         store.pop(oldest)
         raw.pop(oldest, None)
-    return upload
 
 
 def remove_upload(slot: str) -> None:
     _uploads().pop(slot, None)
     st.session_state[RAW].pop(slot, None)
+    st.session_state[state.HUB_CONFIGS].pop(slot, None)
 
 
 def _on_file(upload_key: str) -> None:
@@ -221,7 +227,18 @@ def _on_file(upload_key: str) -> None:
     finally:
         if slot is not None:
             slot.empty()
-    note = f"Added {upload.filename} ({upload.tokenizer.algorithm}, {upload.tokenizer.vocab_size:,} tokens)"
+    select(upload, f"Added {upload.filename}")
+
+
+def adopt(upload: Upload, data: bytes, added: str) -> None:
+    """Keep a tokenizer read elsewhere (the Hub field) as an upload, pick it and say ``added``."""
+    keep(upload, data, upload.filename)
+    select(upload, added)
+
+
+def select(upload: Upload, added: str) -> None:
+    """Say what was added and pick it in the Playground's columns and on the Inside page."""
+    note = f"{added} ({upload.tokenizer.algorithm}, {upload.tokenizer.vocab_size:,} tokens)"
     st.session_state[state.UPLOAD_MESSAGE] = ("ok", note + "; it is in every tokenizer picker now.")
     if state.PG_TOKENIZERS in st.session_state:
         chosen = list(st.session_state[state.PG_TOKENIZERS])
@@ -268,6 +285,7 @@ def sidebar_uploader(prefix: str) -> None:
         help=f"tokenizer.json, .tiktoken, SentencePiece .model, BERT vocab.txt or a GGUF vocabulary, up to "
              f"{MAX_TOKENIZER_BYTES // (1024 * 1024)} MB. It stays in this browser session only.",
     )
+    hub.hub_field(prefix, adopt)
     options = [*TIKTOKEN_PATTERNS, CUSTOM]
     st.selectbox("Pattern for .tiktoken files", options, key=state.UPLOAD_PATTERN, on_change=_on_pattern,
                  help="A rank file holds merges, not the regex that cuts text before them: pick it here.")

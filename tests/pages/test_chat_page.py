@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from core import chat_formats as cf
+from core import chat_templates as ct
 from tests.pages.apptest import open_page
 from ui import state
 from ui.widgets import md_escape
@@ -24,10 +28,12 @@ def cards(at: AppTest) -> list[str]:
 
 def test_default_shows_every_format_with_spans_and_costs() -> None:
     at = run_page()
-    assert cards(at) == [f"#### {md_escape(f.title)}" for f in cf.FORMATS.values()]
+    titles = [f.title for f in cf.FORMATS.values()] + [t.title for t in ct.TEMPLATES.values()]
+    assert cards(at) == [f"#### {md_escape(title)}" for title in titles]
     spans = [h.proto.body for h in at.html if h.proto.body.startswith('<div class="tp-spans')]
     unavailable = [h for h in at.html if h.proto.body.startswith('<div class="tp-unavailable">')]
-    assert len(spans) + len(unavailable) == len(cf.FORMATS) and len(spans) >= 3
+    refused = [e for e in at.error if "cannot show this conversation" in e.value]
+    assert len(spans) + len(unavailable) + len(refused) == len(titles) and len(spans) >= 3 + 2
     assert any("tp-special" in body for body in spans)
     assert any("of which" in m.value and "format's own" in m.value for m in at.markdown)
 
@@ -55,3 +61,95 @@ def test_empty_user_message_is_a_friendly_note() -> None:
     at.sidebar.text_area(key=state.CF_USER).set_value("  ").run()
     assert not at.exception
     assert any("Type a user message" in i.value for i in at.info)
+
+
+def test_own_templates_render_with_their_source() -> None:
+    """Qwen3's and Llama 3's own templates draw spans, each naming its file and sha256."""
+    at = run_page()
+    captions = [c.value for c in at.caption if md_escape("Rendered from the chat_template of") in c.value]
+    assert len(captions) >= 2
+    assert any(md_escape("qwen3_tokenizer_config.json (sha256 5a7303fc)") in c for c in captions)
+
+
+def only_qwen3(monkeypatch, template: str) -> AppTest:
+    """The page with only Qwen3's own card, its config replaced by one holding ``template``."""
+    source = ct.TEMPLATES["qwen3_template"]
+    monkeypatch.setitem(ct.TEMPLATES, "qwen3_template", replace(source, notes=f"test {template}"))
+    monkeypatch.setattr(ct, "load_config", lambda _source: ct.TemplateConfig(template))
+    monkeypatch.setattr(ct, "RENDER_TIMEOUT_S", 2.0)
+    return open_page(PAGE, timeout=120, state={state.CF_FORMATS: ["qwen3_template"]})
+
+
+@pytest.mark.parametrize(("template", "message"), [
+    ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", "did not finish within 2 s"),
+    ("{% for i in range(100000) %}{{ 'y' * 100 }}{% endfor %}", "rendered more than 1,000,000 characters"),
+    ("{{ raise_exception('System role not supported') }}", "refused this conversation: System role not supported"),
+    ("{{ cycler.__init__.__globals__ }}", "sandbox forbids"),
+])
+def test_a_hostile_template_is_stopped_with_one_sentence(monkeypatch, template: str, message: str) -> None:
+    at = only_qwen3(monkeypatch, template)
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and md_escape(message) in errors[0], errors
+    assert not any(h.proto.body.startswith('<div class="tp-spans') for h in at.html)
+
+
+def test_a_config_that_cannot_be_obtained_is_one_sentence(monkeypatch) -> None:
+    source = ct.TEMPLATES["qwen3_template"]
+    broken = replace(source, config=replace(source.config, sha256="0" * 64))
+    monkeypatch.setitem(ct.TEMPLATES, "qwen3_template", broken)
+    at = open_page(PAGE, timeout=120, state={state.CF_FORMATS: ["qwen3_template"]})
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and md_escape("qwen3_tokenizer_config.json is not available") in errors[0], errors
+
+
+# -- your own template: an uploaded tokenizer_config.json, a Hub repository's -----------------------
+
+def with_config(name: str, data: bytes, tokenizer: str = "llama3") -> AppTest:
+    at = open_page(PAGE, timeout=120, state={state.CF_FORMATS: [], state.CF_CONFIG_TOKENIZER: tokenizer})
+    at.sidebar.file_uploader(key=state.CF_CONFIG_UPLOAD).set_value((name, data, "application/json")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_an_uploaded_config_renders_with_the_chosen_tokenizer() -> None:
+    config = Path(os.environ.get("PLAYGROUND_DATA_DIR", "")) / "tokenizers" / "llama3_1_tokenizer_config.json"
+    if not config.is_file():
+        pytest.skip("llama3_1_tokenizer_config.json is not in PLAYGROUND_DATA_DIR")
+    at = with_config("my_config.json", config.read_bytes())
+    assert f"#### {md_escape('my_config.json (uploaded)')}" in cards(at)
+    spans = [h.proto.body for h in at.html if h.proto.body.startswith('<div class="tp-spans')]
+    assert len(spans) == 1 and "tp-special" in spans[0]
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b'{"bos_token": "<s>"}', "has no chat template"),
+    (b"{oops", "is not JSON"),
+    (b'{"chat_template": "{% for i in range(100000) %}{{ \'y\' * 100 }}{% endfor %}"}', "more than 1,000,000 characters"),
+    (b'{"chat_template": "{{ raise_exception(\'no tools here\') }}"}', "refused this conversation: no tools here"),
+])
+def test_a_bad_or_hostile_uploaded_config_is_one_sentence(data: bytes, message: str) -> None:
+    at = with_config("evil.json", data)
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and md_escape(message) in errors[0], errors
+
+
+def test_a_hub_repository_brings_its_own_template(monkeypatch, tmp_path) -> None:
+    """Fetched in the Playground's sidebar, the repository's tokenizer_config.json gives a card here."""
+    from tests.hub_server import DATA, serve_hub
+
+    if not (DATA / "qwen3_tokenizer_config.json").is_file():
+        pytest.skip("the data folder is not in PLAYGROUND_DATA_DIR")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
+    monkeypatch.delenv("HF_HUB_OFFLINE", raising=False)
+    with serve_hub() as (url, _):
+        monkeypatch.setenv("HF_ENDPOINT", url)
+        at = AppTest.from_file(str(Path(PAGE).parents[1] / "app.py"), default_timeout=120)
+        at.run()
+        at.text_input(key="pg_hub_ref").input("acme/mbert").run()
+    at.switch_page("pages/10_Chat_formats.py")
+    at.session_state[state.CF_FORMATS] = []
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    titles = [c for c in cards(at) if md_escape("(its own template)") in c]
+    assert len(titles) == 1 and md_escape("acme/mbert@") in titles[0]
+    assert any(h.proto.body.startswith('<div class="tp-spans') for h in at.html)

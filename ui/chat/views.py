@@ -7,11 +7,14 @@ The spans come from the one renderer (``ui.spans.render_spans``); the computatio
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from core import chat_formats as cf
+from core import chat_templates as ct
 from ui import cache, widgets
 from ui.spans import render_spans
 
@@ -48,6 +51,58 @@ def format_card(fmt: cf.ChatFormat, messages: Sequence[cf.Message], *, show_whit
     st.html(render_spans(text, tokens, show_whitespace=show_whitespace, piece=piece))
     st.dataframe(cost_frame(rows, messages), hide_index=True, width="stretch")
     st.caption(widgets.md_escape(f"{fmt.notes} Source: {fmt.source}."))
+
+
+def template_card(source: ct.TemplateSource, messages: Sequence[cf.Message], *, show_whitespace: bool) -> None:
+    """Draw the conversation as the model's own chat template renders it, tokenized by its tokenizer."""
+    st.markdown(f"#### {widgets.md_escape(source.title)}")
+    tokenizer = cache.get_tokenizer(source.tokenizer, cache.registry_names().get(source.tokenizer))
+    if isinstance(tokenizer, cache.Unavailable):
+        widgets.unavailable_card(tokenizer, retry_key=f"cf_retry_{source.key}")
+        return
+    try:
+        config = _config(source)
+    except ct.TemplateFailed as exc:
+        st.error(widgets.md_escape(f"{source.title} cannot show this conversation: {exc}."), icon=":material/error:")
+        return
+    origin = f"{source.config.filename} (sha256 {(source.config.sha256 or '')[:8]})"
+    template_body(source.title, config, tokenizer, messages, show_whitespace=show_whitespace,
+                  notes=f"{source.notes} Rendered from the chat_template of {origin}",
+                  null_call_content=source.null_call_content)
+
+
+def template_body(title: str, config: ct.TemplateConfig, tokenizer: Any, messages: Sequence[cf.Message], *,
+                  show_whitespace: bool, notes: str, null_call_content: bool = False) -> None:
+    """A template's rendering of ``messages`` as spans, with its cost per turn; a failure is one sentence."""
+    try:
+        text = _rendered(config, tuple(messages), null_call_content)
+    except ct.TemplateFailed as exc:
+        st.error(widgets.md_escape(f"{title} cannot show this conversation: {exc}."), icon=":material/error:")
+        return
+    tokens, owners = ct.tokenize(text, messages, tokenizer)
+    rows = cf.costs(ct.shown(text, messages), owners, tokenizer)
+    content = sum(r.content_tokens for r in rows)
+    st.markdown(
+        f"**{len(tokens):,} tokens**, of which **{max(len(tokens) - content, 0):,}** are the format's own "
+        f"· tokenizer: {widgets.md_escape(tokenizer.name)}"
+    )
+    st.html(render_spans(text, tokens, show_whitespace=show_whitespace, piece=getattr(tokenizer, "piece", None)))
+    st.dataframe(cost_frame(rows, messages), hide_index=True, width="stretch")
+    st.caption(widgets.md_escape(
+        f"{notes} in a sandbox, as transformers' apply_chat_template does; "
+        "text that spells a special token becomes that token here."))
+
+
+@lru_cache(maxsize=8)
+def _config(source: ct.TemplateSource) -> ct.TemplateConfig:
+    return ct.load_config(source)
+
+
+@lru_cache(maxsize=16)  # a rendering may be up to ct.MAX_OUTPUT_CHARS
+def _rendered(config: ct.TemplateConfig, messages: tuple[cf.Message, ...], null_call_content: bool) -> str:
+    """The rendering, once per template and conversation (a failure is not kept: the next run tries again)."""
+    dicts = ct.messages_for_template(messages, null_call_content=null_call_content)
+    return ct.render(config, dicts, add_generation_prompt=ct.wants_reply(messages))
 
 
 def cost_frame(rows: Sequence[cf.Cost], messages: Sequence[cf.Message]) -> pd.DataFrame:
