@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.pretrained.adapter import TokenizerFailed
-from ui import cache, columns, links, nav, state, tables, uploads, widgets
+from ui import cache, columns, links, nav, offline, state, tables, uploads, widgets
 
 nav.page_setup("Playground")
 state.init_playground()
@@ -94,3 +94,8 @@ st.subheader("Counts")
 tables.counts_table({loaded[key].name: analysis.counts for key, analysis in analyses.items()})
 st.subheader("Token ids")
 widgets.ids_view({loaded[key].name: analysis for key, analysis in analyses.items()}, key_prefix="pg_")
+with st.sidebar:
+    offline.download_button(
+        analyses=analyses, loaded=loaded, text=text, allow_special=allow_special, show_whitespace=show_whitespace,
+        raw_pieces=raw_pieces, per_row=per_row or 2, link=links.link(),
+    )
