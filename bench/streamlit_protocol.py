@@ -73,7 +73,8 @@ class Session:
         ws_url = "ws" + self.base_url[4:] + "/_stcore/stream"
         headers = {"Cookie": self.cookie} if self.cookie else None
         self.ws = connect(ws_url, subprotocols=["streamlit"], additional_headers=headers,
-                          origin=self.base_url, open_timeout=timeout, max_size=None)
+                          origin=self.base_url, open_timeout=timeout, max_size=None,
+                          ping_interval=None)  # as a browser: no pings of its own; a run's wait is ``timeout``
 
     def _page_cookie(self) -> str:
         """GET the page as a browser does first: HAProxy's affinity cookie comes with it."""
