@@ -10,8 +10,9 @@ How a widget's value is sent lives in ``TEXT_WIDGET`` and ``text_state``: the Pl
 ``st.text_area`` (a ``string_value`` under the element's ``id``); a text box that is a custom component
 sends its value differently, and only those two need to change.
 
-Used by ``bench/load_protocol.py`` (Locust users); plain blocking calls on ``websockets.sync``, which
-gevent (under Locust) makes cooperative.
+Used by ``bench/load_protocol.py`` (Locust users); plain blocking calls on ``websocket-client``, which
+gevent (under Locust) makes cooperative (``websockets.sync`` reads in a thread of its own, and under
+gevent that crashed libev after a few minutes at 50 users).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
-from websockets.sync.client import connect
+import websocket  # websocket-client: plain blocking sockets, which gevent makes cooperative
 
 TEXT_WIDGET = ("text_area", "pg_text")  # (element type, the user key inside its id)
 TOKENIZERS_WIDGET = ("multiselect", "pg_tokenizers")
@@ -71,10 +72,9 @@ class Session:
         self.options: dict[str, list[str]] = {}
         self.cookie = self._page_cookie()
         ws_url = "ws" + self.base_url[4:] + "/_stcore/stream"
-        headers = {"Cookie": self.cookie} if self.cookie else None
-        self.ws = connect(ws_url, subprotocols=["streamlit"], additional_headers=headers,
-                          origin=self.base_url, open_timeout=timeout, max_size=None,
-                          ping_interval=None)  # as a browser: no pings of its own; a run's wait is ``timeout``
+        # as a browser: no pings of its own; a run's wait is bounded by ``timeout``
+        self.ws = websocket.create_connection(ws_url, subprotocols=["streamlit"], origin=self.base_url,
+                                              cookie=self.cookie or None, timeout=timeout)
 
     def _page_cookie(self) -> str:
         """GET the page as a browser does first: HAProxy's affinity cookie comes with it."""
@@ -93,7 +93,7 @@ class Session:
         state.query_string = urllib.parse.urlencode(query or {})
         state.page_script_hash = ""
         state.widget_states.widgets.extend(widgets)
-        self.ws.send(msg.SerializeToString())
+        self.ws.send_binary(msg.SerializeToString())
         return self._read_run()
 
     def _read_run(self) -> Run:
@@ -103,9 +103,10 @@ class Session:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise ProtocolError(f"no script_finished within {self.timeout:.0f} s")
+            self.ws.settimeout(remaining)
             try:
-                data = self.ws.recv(timeout=remaining)
-            except TimeoutError:
+                data = self.ws.recv()
+            except websocket.WebSocketTimeoutException:
                 continue
             if isinstance(data, str):
                 raise ProtocolError("a text frame where protobuf was expected")

@@ -12,7 +12,10 @@ class FakeSocket:
     def __init__(self, messages: list[ForwardMsg]) -> None:
         self.frames = [m.SerializeToString() for m in messages]
 
-    def recv(self, timeout: float) -> bytes:
+    def settimeout(self, timeout: float) -> None:
+        pass
+
+    def recv(self) -> bytes:
         return self.frames.pop(0)
 
 
