@@ -25,10 +25,10 @@ import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 
+import websocket  # websocket-client: plain blocking sockets, which gevent makes cooperative
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
-import websocket  # websocket-client: plain blocking sockets, which gevent makes cooperative
 
 TEXT_WIDGET = ("text_area", "pg_text")  # (element type, the user key inside its id)
 TOKENIZERS_WIDGET = ("multiselect", "pg_tokenizers")
