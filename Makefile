@@ -3,8 +3,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 PORT ?= 8501
+REPLICAS ?= 2
+SERVE_PORT ?= 8080
 
-.PHONY: run test lint audit bench data install install-dev clean
+.PHONY: run serve test lint audit bench data install install-dev clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +25,10 @@ install-dev: $(VENV)/.dev-installed
 
 run: install
 	$(PY) -m streamlit run app.py --server.port $(PORT)
+
+# For a room: REPLICAS streamlit processes on SERVE_PORT+1 … behind HAProxy on SERVE_PORT (README, "Serving a room").
+serve: install
+	$(PY) -m deploy.room --replicas $(REPLICAS) --port $(SERVE_PORT)
 
 test: install-dev
 	$(PY) -m pytest

@@ -17,6 +17,7 @@ from ui import (
     links,
     live_text,
     nav,
+    offline,
     span_links,
     state,
     tables,
@@ -127,3 +128,8 @@ tables.counts_table({loaded[key].name: analysis.counts for key, analysis in anal
 st.subheader("Token ids")
 widgets.ids_view({loaded[key].name: analysis for key, analysis in analyses.items()}, key_prefix="pg_")
 decode_view.decode_view({key: t for key, t in loaded.items() if not isinstance(t, cache.Unavailable)})
+with st.sidebar:
+    offline.download_button(
+        analyses=analyses, loaded=loaded, text=text, allow_special=allow_special, show_whitespace=show_whitespace,
+        raw_pieces=raw_pieces, per_row=per_row or 2, link=links.link(),
+    )

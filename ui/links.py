@@ -4,7 +4,8 @@
 page (``page=<name>``) that this session has not applied yet (a link just opened), their values go
 into the session keys; then the
 current values that differ from the defaults are written back into the URL, so the address bar is
-always a link to what is on screen. ``copy_link`` draws the link with a copy button.
+always a link to what is on screen. ``copy_link`` draws the link with a copy button; in
+presentation mode ``ui.room`` adds a large QR code of it.
 
 Encoding, by the type of the key's default: booleans ``1``/``0``, numbers as text, lists joined by
 commas, strings as they are unless long or odd, then ``~`` + base64url(zlib(UTF-8)). A link over
@@ -28,7 +29,7 @@ from typing import Any
 
 import streamlit as st
 
-from ui import state
+from ui import room, state
 from ui.widgets import md_escape
 
 URL_LIMIT = 8_000  # characters in the query string; browsers and servers take more, chat apps often not
@@ -162,6 +163,8 @@ def sync(
     seen[page], dropped = _write(defaults, keys, page)
     with st.sidebar:
         copy_link([*st.session_state.get(NOTES, []), *dropped])
+        if st.session_state.get(state.PRESENTATION):  # a speaker's view: the link for the room's phones
+            room.share_button(link())
     return applied
 
 

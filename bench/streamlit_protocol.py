@@ -1,0 +1,159 @@
+"""A Streamlit client without a browser: the Playground over its websocket, in Streamlit's own protobuf.
+
+``Session`` opens ``/_stcore/stream`` (the subprotocol ``streamlit``, as the browser's client does),
+sends ``BackMsg.rerun_script`` with a ``ClientState`` (query string, widget states) and reads
+``ForwardMsg``s until the run's ``script_finished``. It remembers the ids the server gave the widgets
+(``TextArea``, ``MultiSelect``) so a later rerun can set them, and collects what each run drew: the
+span boxes (``Html`` elements holding ``tp-spans``), the elements by type, any exception.
+
+How a widget's value is sent lives in ``TEXT_WIDGET`` and ``text_state``: the Playground's text is an
+``st.text_area`` (a ``string_value`` under the element's ``id``); a text box that is a custom component
+sends its value differently, and only those two need to change.
+
+Used by ``bench/load_protocol.py`` (Locust users); plain blocking calls on ``websocket-client``, which
+gevent (under Locust) makes cooperative (``websockets.sync`` reads in a thread of its own, and under
+gevent that crashed libev after a few minutes at 50 users).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+import urllib.parse
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+
+import websocket  # websocket-client: plain blocking sockets, which gevent makes cooperative
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+TEXT_WIDGET = ("text_area", "pg_text")  # (element type, the user key inside its id)
+TOKENIZERS_WIDGET = ("multiselect", "pg_tokenizers")
+FINISHED = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
+_TAG = re.compile(r"<[^>]*>")
+
+
+class ProtocolError(RuntimeError):
+    """The server answered in a way a browser would show as an error (or not at all)."""
+
+
+@dataclass
+class Run:
+    """What one script run sent: its span boxes' text, element counts, whether it finished cleanly."""
+
+    boxes: list[str] = field(default_factory=list)  # the visible text of each span box, in order
+    elements: Counter[str] = field(default_factory=Counter)
+    exceptions: list[str] = field(default_factory=list)
+    status: int | None = None
+    messages: int = 0
+    received_bytes: int = 0
+
+
+def text_state(widget_id: str, text: str) -> WidgetState:
+    """The text box's value as the browser sends it (``st.text_area``: a string value)."""
+    return WidgetState(id=widget_id, string_value=text)
+
+
+def box_text(body: str) -> str:
+    """A span box's text as a reader sees it (tags dropped, entities read)."""
+    return html.unescape(_TAG.sub("", body))
+
+
+class Session:
+    """One simulated browser tab on ``base_url`` (``http://host:port``), with its cookies (for HAProxy)."""
+
+    def __init__(self, base_url: str, *, timeout: float = 120.0) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self.widget_ids: dict[str, str] = {}
+        self.options: dict[str, list[str]] = {}
+        self.cookie = self._page_cookie()
+        ws_url = "ws" + self.base_url[4:] + "/_stcore/stream"
+        # as a browser: no pings of its own; a run's wait is bounded by ``timeout``
+        self.ws = websocket.create_connection(ws_url, subprotocols=["streamlit"], origin=self.base_url,
+                                              cookie=self.cookie or None, timeout=timeout)
+
+    def _page_cookie(self) -> str:
+        """GET the page as a browser does first: HAProxy's affinity cookie comes with it."""
+        with urllib.request.urlopen(self.base_url + "/", timeout=self.timeout) as response:
+            response.read()
+            cookies = response.headers.get_all("Set-Cookie") or []
+        return "; ".join(c.split(";", 1)[0] for c in cookies)
+
+    def close(self) -> None:
+        self.ws.close()
+
+    def rerun(self, *, query: dict[str, str] | None = None, widgets: list[WidgetState] = ()) -> Run:
+        """Ask for a script run and read until it finishes; raises ``ProtocolError`` on a failed run."""
+        msg = BackMsg()
+        state = msg.rerun_script
+        state.query_string = urllib.parse.urlencode(query or {})
+        state.page_script_hash = ""
+        state.widget_states.widgets.extend(widgets)
+        self.ws.send_binary(msg.SerializeToString())
+        return self._read_run()
+
+    def _read_run(self) -> Run:
+        run = Run()
+        deadline = time.monotonic() + self.timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ProtocolError(f"no script_finished within {self.timeout:.0f} s")
+            self.ws.settimeout(remaining)
+            try:
+                data = self.ws.recv()
+            except websocket.WebSocketTimeoutException:
+                continue
+            if isinstance(data, str):
+                raise ProtocolError("a text frame where protobuf was expected")
+            run.messages += 1
+            run.received_bytes += len(data)
+            fwd = ForwardMsg()
+            fwd.ParseFromString(data)
+            kind = fwd.WhichOneof("type")
+            if kind == "delta":
+                self._element(fwd, run)
+            elif kind == "script_finished":
+                run.status = fwd.script_finished
+                if fwd.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    continue  # another rerun follows (a widget callback asked for one)
+                if fwd.script_finished not in FINISHED:
+                    raise ProtocolError(f"the script run ended with status {fwd.script_finished}")
+                if run.exceptions:
+                    raise ProtocolError(f"the page showed an exception: {run.exceptions[0][:200]}")
+                return run
+
+    def _element(self, fwd: ForwardMsg, run: Run) -> None:
+        if fwd.delta.WhichOneof("type") != "new_element":
+            return
+        element = fwd.delta.new_element
+        kind = element.WhichOneof("type") or "?"
+        run.elements[kind] += 1
+        if kind == "exception":
+            run.exceptions.append(element.exception.message)
+        elif kind == "alert" and element.alert.format == element.alert.ERROR:
+            run.exceptions.append(element.alert.body)
+        elif kind == "html" and 'class="tp-spans' in element.html.body and "tp-legend" not in element.html.body:
+            run.boxes.append(box_text(element.html.body))
+        for widget in (TEXT_WIDGET, TOKENIZERS_WIDGET):
+            if kind == widget[0]:
+                proto = getattr(element, kind)
+                if widget[1] in proto.id:
+                    self.widget_ids[widget[1]] = proto.id
+                    if kind == "multiselect":
+                        self.options[widget[1]] = list(proto.options)
+
+    def set_text_and_tokenizers(self, text: str, labels: list[str]) -> Run:
+        """One interaction: a new text and these tokenizers (by their labels in the picker)."""
+        if set(self.widget_ids) != {TEXT_WIDGET[1], TOKENIZERS_WIDGET[1]}:
+            raise ProtocolError("the page has not drawn its text box and tokenizer picker yet")
+        widgets = [
+            text_state(self.widget_ids[TEXT_WIDGET[1]], text),
+            WidgetState(id=self.widget_ids[TOKENIZERS_WIDGET[1]],
+                        string_array_value={"data": labels}),
+        ]
+        return self.rerun(query={"page": "playground"}, widgets=widgets)
