@@ -36,7 +36,7 @@ if st.session_state[state.PG_BIG_TEXT]:
 else:
     text = st.text_area("Text", key=state.PG_TEXT, height=170, help="Ctrl+Enter applies the text.")
 keys = st.multiselect(
-    "Tokenizers", options=list(names), format_func=lambda key: names.get(key, key), key=state.PG_TOKENIZERS
+    "Tokenizers", options=widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names), key=state.PG_TOKENIZERS
 )
 with st.sidebar:
     widgets.text_upload(

