@@ -33,7 +33,7 @@ SPECIAL_OF = {
     "claude_legacy": "<EOT>", "o200k_harmony": "<|channel|>", "llama4": "<|eot|>", "qwen3_5": "<|im_end|>",
     "deepseek_v4": "<｜end▁of▁sentence｜>", "gemma3": "<start_of_turn>", "gemma": "<end_of_turn>",
     "deepseek_v3": "<｜end▁of▁sentence｜>", "phi3": "<|end|>", "command_r": "<|END_OF_TURN_TOKEN|>",
-    "falcon": "<|endoftext|>", "starcoder": "<fim_prefix>", "gpt_neox": "<|endoftext|>", "refact": "<fim_prefix>",
+    "falcon": "<|endoftext|>", "starcoder": "<fim_prefix>", "gpt_neox": "<|padding|>", "refact": "<fim_prefix>",
 }
 
 
