@@ -52,7 +52,7 @@ if st.session_state[state.PG_BIG_TEXT]:
 else:
     text = live_text.live_text("Text", key=state.PG_TEXT, height=170)
 keys = st.multiselect(
-    "Tokenizers", options=list(names), format_func=lambda key: names.get(key, key), key=state.PG_TOKENIZERS
+    "Tokenizers", options=widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names), key=state.PG_TOKENIZERS
 )
 with st.sidebar:
     widgets.text_upload(

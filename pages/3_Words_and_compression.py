@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import nav, state, uploads
+from ui import nav, state, uploads, widgets
 from ui.words import corpus, link, sweep_views, views
 
 nav.page_setup("Words & compression")
@@ -29,7 +29,7 @@ data = corpus.corpus_sidebar()
 names = uploads.names()  # the registry, then this session's uploaded tokenizers (Playground sidebar)
 with st.sidebar:
     keys = st.multiselect(
-        "Real tokenizers to compare", list(names), format_func=lambda key: names.get(key, key),
+        "Real tokenizers to compare", widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
         key=state.WC_TOKENIZERS, help="Measured on the same held-out text, in the Compression and Units tabs.",
     )
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.patterns import NAMED_PATTERNS
-from ui import cache, compare, links, live_text, nav, state, text_state
+from ui import cache, compare, links, live_text, nav, state, text_state, widgets
 from ui.pretokenization import examples, views
 
 nav.page_setup("Pre-tokenization")
@@ -37,7 +37,7 @@ with st.sidebar:
     )
     show_whitespace = st.toggle("Show whitespace · → ↵", key=state.PT_SHOW_WHITESPACE)
     registry = cache.registry_names()
-    keys = st.multiselect("Tokenizers (digits view)", list(registry), format_func=lambda k: registry.get(k, k),
+    keys = st.multiselect("Tokenizers (digits view)", widgets.tokenizer_options(registry), format_func=widgets.tokenizer_label(registry),
                           key=state.PT_TOKENIZERS)
 
 view = st.segmented_control(

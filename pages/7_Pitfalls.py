@@ -26,7 +26,7 @@ st.title("Pitfalls")
 st.markdown("Why models trip over numbers, spelling and spaces: each case, live through real tokenizers.")
 with st.sidebar:
     names = cache.registry_names()
-    keys = st.multiselect("Tokenizers", list(names), format_func=lambda k: names.get(k, k), key=state.PF_TOKENIZERS)
+    keys = st.multiselect("Tokenizers", widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names), key=state.PF_TOKENIZERS)
 
 key = st.segmented_control(
     "Case", list(CASES), format_func=lambda k: CASES[k].title, key=state.PF_CASE, required=True,

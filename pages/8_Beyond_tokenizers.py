@@ -37,7 +37,7 @@ text = without_surrogates(
 )
 names = cache.registry_names()
 keys = keys_col.multiselect(
-    "Compare with", options=list(names), format_func=lambda key: names.get(key, key), key=state.BT_TOKENIZERS,
+    "Compare with", options=widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names), key=state.BT_TOKENIZERS,
     disabled=view == "superwords", help="Superwords are compared with plain BPE trained on the same text.",
 )
 with st.sidebar:

@@ -126,12 +126,24 @@ def pieces(tokens: list[Token]) -> list[str]:
 
 @app.command("list")
 def list_tokenizers(as_json: JsonOpt = False) -> None:
-    """List the registry's tokenizers: key, name, algorithm, vocabulary size."""
+    """List the registry's tokenizers by family group: key, name, algorithm, vocabulary size, models."""
+    from core.pretrained import catalog
+
+    specs = pretrained.registry()
     rows = [
-        {"key": s.key, "name": s.name, "algorithm": s.algorithm, "vocab": s.vocab_size}
-        for s in pretrained.registry().values()
+        {"group": catalog.group_of(key), "key": key, "name": specs[key].name, "algorithm": specs[key].algorithm,
+         "vocab": specs[key].vocab_size, "models": ", ".join(catalog.model_names(key))}
+        for key in catalog.ordered(list(specs))
     ]
-    typer.echo(json.dumps(rows, ensure_ascii=False) if as_json else table(rows, ["key", "name", "algorithm", "vocab"]))
+    if as_json:
+        typer.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    blocks = []
+    for group in catalog.GROUPS:
+        members = [row for row in rows if row["group"] == group]
+        if members:
+            blocks.append(f"{group}\n" + table(members, ["key", "name", "algorithm", "vocab", "models"]))
+    typer.echo("\n\n".join(blocks))
 
 
 @app.command()

@@ -372,3 +372,17 @@ def step_buttons(options: Sequence[Any], key: str, *, noun: str) -> None:
                icon=":material/arrow_back:", help=f"The previous {noun} (← key)")
     row.button(f"Next {noun}", key=f"{key}_next", on_click=move, args=(1,), shortcut="Right",
                icon=":material/arrow_forward:", help=f"The next {noun} (→ key)")
+
+
+def tokenizer_options(names: Mapping[str, str]) -> list[str]:
+    """The keys of a tokenizer picker, grouped by family (OpenAI, Meta, …, encoders, others, yours)."""
+    from core.pretrained import catalog  # lazily: the registry's import must not slow the first paint
+
+    return catalog.ordered(list(names))
+
+
+def tokenizer_label(names: Mapping[str, str]) -> Callable[[str], str]:
+    """A picker's ``format_func``: group · name · vendor · model names, so the search box finds "gpt-4o"."""
+    from core.pretrained import catalog
+
+    return lambda key: catalog.search_label(key, names.get(key, key))

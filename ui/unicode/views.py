@@ -13,7 +13,7 @@ import streamlit as st
 
 from core import char_table, normalization, odd_chars, tokenizer_normalizers, unicode_info
 from core.normalization import FORMS
-from ui import cache, state
+from ui import cache, state, widgets
 from ui.unicode import frames, render
 
 PAGE_SIZE = 200
@@ -87,7 +87,10 @@ def normalization_view(text: str) -> None:
 def tokenizers_view(text: str) -> None:
     """What the chosen real tokenizers' normalizers do to the text, read from their libraries."""
     names = cache.registry_names()
-    keys = st.multiselect("Tokenizers", list(names), format_func=lambda k: names.get(k, k), key=state.UC_TOKENIZERS)
+    keys = st.multiselect(
+        "Tokenizers", widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
+        key=state.UC_TOKENIZERS,
+    )
     rows = []
     for key in keys:
         tokenizer = cache.get_tokenizer(key, names.get(key))

