@@ -70,7 +70,7 @@ def test_a_runaway_uploaded_tokenizer_fails_in_its_column_with_a_sentence() -> N
     at.file_uploader(key="pg_tokenizer_upload").set_value(
         ("runaway.json", tokenizer_json(pre_tokenizer=split), "application/json")).run()
     assert not at.exception, [e.value for e in at.exception]
-    live_box(at, state.PG_TEXT).input(("a" * 22 + "b ") * 20).run()
+    live_box(at, state.PG_TEXT).input(("a" * 23 + "b ") * 60).run()
     assert not at.exception, [e.value for e in at.exception]
     errors = [e.value.replace("\\", "") for e in at.error]
     assert any(f"could not encode the text in {BASE_BUDGET_S:.0f} s" in e for e in errors), errors

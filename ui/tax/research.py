@@ -81,7 +81,7 @@ def distribution(choice: Choice, tokenizers: dict[str, Any], marked: pd.DataFram
         "above 2×": st.column_config.NumberColumn(format="percent"),
         "unknown": st.column_config.NumberColumn(format="percent"),
     })
-    st.download_button("Download the distribution table (CSV)", summary.to_csv(index=False),
+    st.download_button("Download the distribution table (CSV)", export.frame_csv(summary),
                        file_name="language_tax_distribution.csv", mime="text/csv", key="lt_dist_download",
                        on_click="ignore", icon=":material/download:")
 

@@ -176,7 +176,7 @@ def test_a_runaway_regex_is_stopped_within_its_budget_and_blocks_nobody() -> Non
     gc.freeze()
     ticker = threading.Thread(target=tick)
     ticker.start()
-    text = ("a" * 22 + "b ") * 20  # 480 characters: about 16 s in the library's regex engine
+    text = ("a" * 23 + "b ") * 60  # 1,500 characters: about 17 s in the library's regex engine on a quiet machine
     began = time.perf_counter()
     try:
         with pytest.raises(TokenizerFailed, match=r"could not encode the text in 5 s"):
@@ -217,7 +217,7 @@ def test_the_pipeline_of_an_upload_runs_in_its_worker() -> None:
 
     assert [t.id for t in pipeline.run(upload.tokenizer, "a").tokens] == [1]
     with pytest.raises(TokenizerFailed, match="could not run its pipeline on the text in 5 s"):
-        pipeline.run(upload.tokenizer, ("a" * 22 + "b ") * 20)
+        pipeline.run(upload.tokenizer, ("a" * 23 + "b ") * 60)
 
 
 # -- item 5: the Inside page's merges --------------------------------------------------------------
