@@ -24,8 +24,11 @@ install-dev: $(VENV)/.dev-installed
 run: install
 	$(PY) -m streamlit run app.py --server.port $(PORT)
 
+# Two pytest-xdist workers: every browser test in one of them, the other tests by file; a test that asserts
+# a wall-clock bound runs while the other worker waits (tests/conftest.py). `make test TEST_WORKERS=0`: serial.
+TEST_WORKERS ?= 2
 test: install-dev
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 # Before a talk: fetch every tokenizer and corpus into the cache (sha256-checked) and list what is ready.
 data: install
