@@ -28,7 +28,7 @@ run: install
 # a wall-clock bound runs while the other worker waits (tests/conftest.py). `make test TEST_WORKERS=0`: serial.
 TEST_WORKERS ?= 2
 test: install-dev
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # Before a talk: fetch every tokenizer and corpus into the cache (sha256-checked) and list what is ready.
 data: install

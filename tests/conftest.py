@@ -61,14 +61,25 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the TIMED tests; group the tests for ``--dist loadgroup``: every browser test in one worker
-    (one server and one chromium per run, not one per worker), the others by file (a module's fixtures
-    are built once)."""
     for item in items:
         if item.nodeid.startswith(TIMED):
             item.add_marker(pytest.mark.timed)
-        group = "browser" if item.get_closest_marker("browser") else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist loadfile``, except that every browser test goes to one worker: one server and one
+    chromium per run, not one per worker. (pytest-xdist's ``loadgroup`` does not see the groups under
+    pytest 9, which no longer reads the node id it rewrites.)"""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class BrowserTestsTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "tests/browser" if nodeid.startswith("tests/browser/") else super()._split_scope(nodeid)
+
+    return BrowserTestsTogether(config, log)
 
 
 @pytest.hookimpl(hookwrapper=True)
