@@ -66,9 +66,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.timed)
 
 
+BROWSER = "tests/browser"
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
-    """``--dist loadfile``, except that every browser test goes to one worker: one server and one
+    """``--dist loadfile``, except that every browser test goes to one worker, first: one server and one
     chromium per run, not one per worker. (pytest-xdist's ``loadgroup`` does not see the groups under
     pytest 9, which no longer reads the node id it rewrites.)"""
     if config.getvalue("dist") != "loadfile":
@@ -77,7 +80,12 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
 
     class BrowserTestsTogether(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return "tests/browser" if nodeid.startswith("tests/browser/") else super()._split_scope(nodeid)
+            return BROWSER if nodeid.startswith(BROWSER + "/") else super()._split_scope(nodeid)
+
+        def _assign_work_unit(self, node: object) -> None:
+            if BROWSER in self.workqueue:  # the longest unit first, so that it is not the last to end
+                self.workqueue.move_to_end(BROWSER, last=False)
+            super()._assign_work_unit(node)
 
     return BrowserTestsTogether(config, log)
 
