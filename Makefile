@@ -24,8 +24,8 @@ install-dev: $(VENV)/.dev-installed
 run: install
 	$(PY) -m streamlit run app.py --server.port $(PORT)
 
-# Two pytest-xdist workers: every browser test in one of them, the other tests by file; a test that asserts
-# a wall-clock bound runs while the other worker waits (tests/conftest.py). `make test TEST_WORKERS=0`: serial.
+# Two pytest-xdist workers, file by file, the browser test files first; a test that asserts a wall-clock
+# bound runs while the other worker waits (tests/conftest.py). `make test TEST_WORKERS=0`: one process.
 TEST_WORKERS ?= 2
 test: install-dev
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile

@@ -1,5 +1,5 @@
 """Shared fixtures: the data folder (skip with a reason when absent) and the default cache dir; under
-pytest-xdist, timed tests run alone and the browser tests share one worker."""
+pytest-xdist, timed tests run alone and the browser test files are handed out first."""
 
 from __future__ import annotations
 
