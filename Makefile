@@ -30,8 +30,11 @@ run: install
 serve: install
 	$(PY) -m deploy.room --replicas $(REPLICAS) --port $(SERVE_PORT)
 
+# Two pytest-xdist workers, file by file, the browser test files first; a test that asserts a wall-clock
+# bound runs while the other worker waits (tests/conftest.py). `make test TEST_WORKERS=0`: one process.
+TEST_WORKERS ?= 2
 test: install-dev
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 # Before a talk: fetch every tokenizer and corpus into the cache (sha256-checked) and list what is ready.
 data: install

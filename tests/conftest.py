@@ -1,8 +1,14 @@
-"""Shared fixtures: the data folder (skip with a reason when absent) and the default cache dir."""
+"""Shared fixtures: the data folder (skip with a reason when absent) and the default cache dir; under
+pytest-xdist, timed tests run alone and the browser test files are handed out first."""
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,3 +28,87 @@ def data_dir() -> Path:
     if path is None:
         pytest.skip("PLAYGROUND_DATA_DIR is not set to an existing folder (see README: offline use)")
     return path
+
+
+# Tests that assert a wall-clock bound (a refusal "in under a second", no health-check stall over
+# 0.5 s) must not share the 2 cores with other tests. Under pytest-xdist (`make test` runs `-n 2`),
+# such a test takes an exclusive lock that every other test holds shared, so the other worker pauses
+# between two of its tests until the timed one is done. Mark new ones with @pytest.mark.timed, or list
+# them here. Without xdist there is nothing to wait for and no lock is taken.
+TIMED = (
+    "tests/browser/test_upload_health.py",
+    "tests/browser/test_bpe_page.py::test_keys_pressed_just_after_leaving_the_page_are_not_taken",
+    "tests/browser/test_bpe_page.py::test_a_step_is_quick",
+    "tests/core/pretrained/test_upload_hardening.py",
+    "tests/core/pretrained/test_gguf_metadata.py",
+    "tests/core/pretrained/test_gguf_vocab.py::test_too_many_control_tokens_are_refused_before_they_are_built",
+    "tests/ui/bpe/test_bpe_views.py::test_one_scrubber_step_with_10000_merges_is_fast",
+)
+
+
+LOCKS_ENV = "PLAYGROUND_TEST_LOCKS"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """In the xdist controller: a folder for the workers' lock files (they inherit the environment)."""
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        os.environ[LOCKS_ENV] = tempfile.mkdtemp(prefix="playground-test-locks-")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput") and os.environ.get(LOCKS_ENV):
+        shutil.rmtree(os.environ.pop(LOCKS_ENV), ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(TIMED):
+            item.add_marker(pytest.mark.timed)
+
+
+BROWSER = "tests/browser/"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """``--dist loadfile`` (a module's fixtures are built once), with the browser test files handed out
+    first: they are the longest units, so none is left for the end. Each worker that runs one starts its
+    own server and chromium (two in all); measured under load, that beats one worker running every browser
+    test, which was still on its first tenth of them when the other worker was a third through the rest."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class BrowserFilesFirst(LoadFileScheduling):
+        def _assign_work_unit(self, node: object) -> None:
+            for scope in reversed([s for s in self.workqueue if s.startswith(BROWSER)]):
+                self.workqueue.move_to_end(scope, last=False)
+            super()._assign_work_unit(node)
+
+    return BrowserFilesFirst(config, log)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    folder = os.environ.get(LOCKS_ENV)
+    if not folder or not os.environ.get("PYTEST_XDIST_WORKER"):
+        yield
+        return
+    with _alone_or_shared(Path(folder), alone=item.get_closest_marker("timed") is not None):
+        yield
+
+
+@contextlib.contextmanager
+def _alone_or_shared(folder: Path, *, alone: bool) -> Iterator[None]:
+    """A readers-writer lock between the xdist workers. The turnstile keeps a waiting writer from
+    starving: a reader passes it before taking its shared lock, a writer holds it while it waits."""
+    with (folder / "turnstile").open("a") as gate, (folder / "lock").open("a") as lock:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        if not alone:
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        fcntl.flock(lock, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+            fcntl.flock(gate, fcntl.LOCK_UN)
