@@ -169,6 +169,9 @@ class Session:
         """One interaction: a new text and these tokenizers (by their labels in the picker)."""
         if set(self.widget_ids) != {TEXT_KEY, TOKENIZERS_WIDGET[1]}:
             raise ProtocolError("the page has not drawn its text box and tokenizer picker yet")
+        unknown = set(labels) - set(self.options[TOKENIZERS_WIDGET[1]])
+        if unknown:
+            raise ProtocolError(f"the picker offers no {sorted(unknown)[0]!r} (its labels have changed?)")
         typed, self.text_seq = text_state(self.widget_ids[TEXT_KEY], self.text_data, self.text_seq, text)
         widgets = [
             typed,
