@@ -2,15 +2,17 @@
 
 For each session the same actions: open the Playground with four tokenizers in its link, then set a
 2 KB text twice. The browser is Debian's chromium (Playwright); its websocket frames are read with
-the same protobuf classes. Per action, both sides report the script runs that finished and the span
-boxes' text (whitespace dropped: the browser lays it out); they must match.
+the same protobuf classes. The browser types into the live text box (``.tp-live-box``), which sends
+the text itself; the protocol client sends the same widget state (``bench/streamlit_protocol.py``).
+Per action, both sides report the script runs that finished, the elements that arrived (by type) and
+the span boxes' text (whitespace dropped: the browser lays it out); they must match.
 """
 
 from __future__ import annotations
 
 import re
-import time
 import urllib.parse
+from collections import Counter
 
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -25,23 +27,27 @@ def _norm(boxes: list[str]) -> list[str]:
     return [_SPACE.sub("", b) for b in boxes]
 
 
-def protocol_side(url: str, query: dict[str, str], texts: list[str], labels: list[str]) -> list[tuple[int, list[str]]]:
+Seen = tuple[int, dict[str, int], list[str]]  # runs finished, elements by type, span boxes
+
+
+def protocol_side(url: str, query: dict[str, str], texts: list[str], labels: list[str]) -> list[Seen]:
     session = Session(url)
     try:
         seen = []
         run = session.rerun(query=query)
-        seen.append((1, _norm(run.boxes)))
+        seen.append((1, dict(run.elements), _norm(run.boxes)))
         for text in texts:
             run = session.set_text_and_tokenizers(text, labels)
-            seen.append((1, _norm(run.boxes)))
+            seen.append((1, dict(run.elements), _norm(run.boxes)))
         return seen
     finally:
         session.close()
 
 
-def browser_side(browser, url: str, query: dict[str, str], texts: list[str]) -> list[tuple[int, list[str]]]:
+def browser_side(browser, url: str, query: dict[str, str], texts: list[str]) -> list[Seen]:
     finished: list[int] = []
     boxes: list[str] = []
+    elements: Counter[str] = Counter()
 
     def on_frame(payload) -> None:
         if isinstance(payload, str):
@@ -50,7 +56,9 @@ def browser_side(browser, url: str, query: dict[str, str], texts: list[str]) -> 
         msg.ParseFromString(payload)
         if msg.WhichOneof("type") == "script_finished" and msg.script_finished in FINISHED:
             finished.append(1)
-        elif msg.WhichOneof("type") == "delta" and msg.delta.new_element.WhichOneof("type") == "html":
+        elif msg.WhichOneof("type") == "delta" and msg.delta.WhichOneof("type") == "new_element":
+            elements[msg.delta.new_element.WhichOneof("type") or "?"] += 1
+        if msg.WhichOneof("type") == "delta" and msg.delta.new_element.WhichOneof("type") == "html":
             body = msg.delta.new_element.html.body
             if 'class="tp-spans' in body and "tp-legend" not in body:
                 boxes.append(box_text(body))
@@ -63,17 +71,25 @@ def browser_side(browser, url: str, query: dict[str, str], texts: list[str]) -> 
     try:
         page.goto(f"{url}/?{urllib.parse.urlencode(query)}")
         page.wait_for_function(f"() => {BOXES_JS}.length === 4 && {IDLE_JS}")
-        seen.append((len(finished), _norm(boxes[-4:])))
+        seen.append((len(finished), dict(elements), _norm(boxes[-4:])))
         for text in texts:
             finished.clear()
+            elements.clear()
             marker = text.split()[0]
             page.locator(".tp-live-box").fill(text)  # the live box sends it as typed, no Ctrl+Enter
             page.wait_for_function(f"() => {BOXES_JS}.length === 4 && {BOXES_JS}.every(b => b.textContent.includes({marker!r})) && {IDLE_JS}")
-            time.sleep(0.5)  # a late run would show here
-            seen.append((len(finished), _norm(boxes[-4:])))
+            # a late run would show here; subtle: a Playwright wait, not time.sleep, so the frames'
+            # events are delivered (the sync API hands them over only inside its own calls)
+            page.wait_for_timeout(500)
+            seen.append((len(finished), dict(elements), _norm(boxes[-4:])))
     finally:
         context.close()
     return seen
+
+
+def _diff(ours: dict[str, int], theirs: dict[str, int]) -> str:
+    kinds = sorted(set(ours) | set(theirs))
+    return ", ".join(f"{k} {ours.get(k, 0)}/{theirs.get(k, 0)}" for k in kinds if ours.get(k, 0) != theirs.get(k, 0))
 
 
 def validate() -> int:
@@ -87,11 +103,13 @@ def validate() -> int:
             texts = [sample_text(f"v{n}a"), sample_text(f"v{n}b")]
             ours = protocol_side(room.url, query, texts, labels())
             theirs = browser_side(browser, room.url, query, texts)
-            for step, ((runs_p, boxes_p), (runs_b, boxes_b)) in enumerate(zip(ours, theirs, strict=True)):
+            for step, ((runs_p, kinds_p, boxes_p), (runs_b, kinds_b, boxes_b)) in enumerate(zip(ours, theirs, strict=True)):
                 same = boxes_p == boxes_b
-                failures += not same
+                failures += not same or runs_p != runs_b or kinds_p != kinds_b
                 print(f"session {n} action {step}: runs protocol {runs_p} / chromium {runs_b}; "
+                      f"{sum(kinds_p.values())} / {sum(kinds_b.values())} elements, "
+                      f"{'same types' if kinds_p == kinds_b else 'DIFFERENT types ' + _diff(kinds_p, kinds_b)}; "
                       f"{len(boxes_p)} / {len(boxes_b)} span boxes, {'same text' if same else 'DIFFERENT text'}",
                       flush=True)
-    print("validation:", "the same boxes on every action" if not failures else f"{failures} actions differ")
+    print("validation:", "the same runs, elements and boxes on every action" if not failures else f"{failures} actions differ")
     return 1 if failures else 0
