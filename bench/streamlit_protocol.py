@@ -122,10 +122,13 @@ class Session:
                 raise ProtocolError(f"no script_finished within {self.timeout:.0f} s")
             self.ws.settimeout(remaining)
             try:
-                data = self.ws.recv()
+                opcode, data = self.ws.recv_data()
             except websocket.WebSocketTimeoutException:
                 continue
-            if isinstance(data, str):
+            if opcode == websocket.ABNF.OPCODE_CLOSE:
+                code = int.from_bytes(data[:2], "big") if len(data) >= 2 else None
+                raise ProtocolError(f"the server closed the websocket (code {code}, {data[2:].decode(errors='replace')!r})")
+            if opcode != websocket.ABNF.OPCODE_BINARY:
                 raise ProtocolError("a text frame where protobuf was expected")
             run.messages += 1
             run.received_bytes += len(data)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+import websocket
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -18,8 +19,9 @@ class FakeSocket:
     def settimeout(self, timeout: float) -> None:
         pass
 
-    def recv(self) -> bytes:
-        return self.frames.pop(0)
+    def recv_data(self) -> tuple[int, bytes]:
+        frame = self.frames.pop(0)
+        return frame if isinstance(frame, tuple) else (websocket.ABNF.OPCODE_BINARY, frame)
 
 
 def element(kind: str, **fields: object) -> ForwardMsg:
@@ -121,3 +123,10 @@ def test_a_label_the_picker_does_not_offer_is_an_error() -> None:
     client._read_run()
     with pytest.raises(ProtocolError, match="offers no 'cl100k_base'"):
         client.set_text_and_tokenizers("x", ["cl100k_base"])
+
+
+def test_a_closed_socket_says_so() -> None:
+    client = session([])
+    client.ws.frames = [(websocket.ABNF.OPCODE_CLOSE, (1011).to_bytes(2, "big") + b"overloaded")]
+    with pytest.raises(ProtocolError, match="closed the websocket .code 1011, 'overloaded'"):
+        client._read_run()
