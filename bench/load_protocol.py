@@ -43,6 +43,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.streamlit_protocol import ProtocolError, Session  # noqa: E402
 from core import pretrained  # noqa: E402
+from core.pretrained import catalog  # noqa: E402
 from deploy.room import serve_room  # noqa: E402
 
 TOKENIZERS = ("cl100k_base", "o200k_base", "llama3", "qwen")
@@ -62,8 +63,9 @@ def sample_text(marker: str) -> str:
 
 
 def labels() -> list[str]:
+    """The four tokenizers as the picker shows (and the browser sends) them: its ``format_func`` labels."""
     names = {key: spec.name for key, spec in pretrained.registry().items()}
-    return [names[key] for key in TOKENIZERS]
+    return [catalog.search_label(key, names[key]) for key in TOKENIZERS]
 
 
 class PlaygroundUser(User):

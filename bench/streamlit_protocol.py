@@ -3,12 +3,16 @@
 ``Session`` opens ``/_stcore/stream`` (the subprotocol ``streamlit``, as the browser's client does),
 sends ``BackMsg.rerun_script`` with a ``ClientState`` (query string, widget states) and reads
 ``ForwardMsg``s until the run's ``script_finished``. It remembers the ids the server gave the widgets
-(``TextArea``, ``MultiSelect``) so a later rerun can set them, and collects what each run drew: the
-span boxes (``Html`` elements holding ``tp-spans``), the elements by type, any exception.
+(the text box, the ``MultiSelect``) so a later rerun can set them, and collects what each run drew:
+the span boxes (``Html`` elements holding ``tp-spans``), the elements by type, any exception.
 
-How a widget's value is sent lives in ``TEXT_WIDGET`` and ``text_state``: the Playground's text is an
-``st.text_area`` (a ``string_value`` under the element's ``id``); a text box that is a custom component
-sends its value differently, and only those two need to change.
+How the text is sent lives in ``TEXT_WIDGET`` and ``text_state``. The Playground's text box is a
+components-v2 element (``ui/live_text.py``): a ``BidiComponent`` named ``tp_live_text`` whose
+``json`` data carries ``name``, ``version`` (texts the server set) and ``ack`` (the largest seq it
+saw). Its browser code calls ``setStateValue("typed", {seq, text, version})``; Streamlit's frontend
+(1.67, ``BidiComponent`` bundle) merges that into the element's whole state and sends it as
+``WidgetState(id=element id, json_value=JSON.stringify(state))``. So does ``text_state``, with a seq
+above both its last one and the server's ``ack``, and the ``version`` of the data last drawn.
 
 Used by ``bench/load_protocol.py`` (Locust users); plain blocking calls on ``websocket-client``, which
 gevent (under Locust) makes cooperative (``websockets.sync`` reads in a thread of its own, and under
@@ -18,20 +22,23 @@ gevent that crashed libev after a few minutes at 50 users).
 from __future__ import annotations
 
 import html
+import json
 import re
 import time
 import urllib.parse
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 import websocket  # websocket-client: plain blocking sockets, which gevent makes cooperative
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-TEXT_WIDGET = ("text_area", "pg_text")  # (element type, the user key inside its id)
+TEXT_WIDGET = ("bidi_component", "tp_live_text", "typed")  # (element type, component name, state key)
 TOKENIZERS_WIDGET = ("multiselect", "pg_tokenizers")
+TEXT_KEY = "pg_text"  # the text box's ``data.name`` (its plain session key)
 FINISHED = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 _TAG = re.compile(r"<[^>]*>")
 
@@ -52,9 +59,17 @@ class Run:
     received_bytes: int = 0
 
 
-def text_state(widget_id: str, text: str) -> WidgetState:
-    """The text box's value as the browser sends it (``st.text_area``: a string value)."""
-    return WidgetState(id=widget_id, string_value=text)
+def text_state(widget_id: str, data: dict[str, Any], last_seq: int, text: str) -> tuple[WidgetState, int]:
+    """The text box's state as the browser sends it after typing ``text``, and the seq it used.
+
+    ``data`` is the element's data as last drawn: its ``ack`` lifts the seq (a new tab continues the
+    server's count), its ``version`` is the server-set text this one replaces.
+    """
+    seq = max(last_seq, int(data.get("ack", 0))) + 1
+    typed = {"seq": seq, "text": text, "version": int(data.get("version", 0))}
+    # as JSON.stringify: no spaces, keys in the order the browser's object has them, no escaping
+    state = json.dumps({TEXT_WIDGET[2]: typed}, separators=(",", ":"), ensure_ascii=False)
+    return WidgetState(id=widget_id, json_value=state), seq
 
 
 def box_text(body: str) -> str:
@@ -70,6 +85,8 @@ class Session:
         self.timeout = timeout
         self.widget_ids: dict[str, str] = {}
         self.options: dict[str, list[str]] = {}
+        self.text_data: dict[str, Any] = {}  # the text box's data as last drawn
+        self.text_seq = 0  # the last seq this tab sent
         self.cookie = self._page_cookie()
         ws_url = "ws" + self.base_url[4:] + "/_stcore/stream"
         # as a browser: no pings of its own; a run's wait is bounded by ``timeout``
@@ -105,10 +122,13 @@ class Session:
                 raise ProtocolError(f"no script_finished within {self.timeout:.0f} s")
             self.ws.settimeout(remaining)
             try:
-                data = self.ws.recv()
+                opcode, data = self.ws.recv_data()
             except websocket.WebSocketTimeoutException:
                 continue
-            if isinstance(data, str):
+            if opcode == websocket.ABNF.OPCODE_CLOSE:
+                code = int.from_bytes(data[:2], "big") if len(data) >= 2 else None
+                raise ProtocolError(f"the server closed the websocket (code {code}, {data[2:].decode(errors='replace')!r})")
+            if opcode != websocket.ABNF.OPCODE_BINARY:
                 raise ProtocolError("a text frame where protobuf was expected")
             run.messages += 1
             run.received_bytes += len(data)
@@ -139,20 +159,25 @@ class Session:
             run.exceptions.append(element.alert.body)
         elif kind == "html" and 'class="tp-spans' in element.html.body and "tp-legend" not in element.html.body:
             run.boxes.append(box_text(element.html.body))
-        for widget in (TEXT_WIDGET, TOKENIZERS_WIDGET):
-            if kind == widget[0]:
-                proto = getattr(element, kind)
-                if widget[1] in proto.id:
-                    self.widget_ids[widget[1]] = proto.id
-                    if kind == "multiselect":
-                        self.options[widget[1]] = list(proto.options)
+        elif kind == TEXT_WIDGET[0] and element.bidi_component.component_name == TEXT_WIDGET[1]:
+            data = json.loads(element.bidi_component.json or "{}")
+            if data.get("name") == TEXT_KEY:
+                self.widget_ids[TEXT_KEY] = element.bidi_component.id
+                self.text_data = data
+        elif kind == TOKENIZERS_WIDGET[0] and TOKENIZERS_WIDGET[1] in element.multiselect.id:
+            self.widget_ids[TOKENIZERS_WIDGET[1]] = element.multiselect.id
+            self.options[TOKENIZERS_WIDGET[1]] = list(element.multiselect.options)
 
     def set_text_and_tokenizers(self, text: str, labels: list[str]) -> Run:
         """One interaction: a new text and these tokenizers (by their labels in the picker)."""
-        if set(self.widget_ids) != {TEXT_WIDGET[1], TOKENIZERS_WIDGET[1]}:
+        if set(self.widget_ids) != {TEXT_KEY, TOKENIZERS_WIDGET[1]}:
             raise ProtocolError("the page has not drawn its text box and tokenizer picker yet")
+        unknown = set(labels) - set(self.options[TOKENIZERS_WIDGET[1]])
+        if unknown:
+            raise ProtocolError(f"the picker offers no {sorted(unknown)[0]!r} (its labels have changed?)")
+        typed, self.text_seq = text_state(self.widget_ids[TEXT_KEY], self.text_data, self.text_seq, text)
         widgets = [
-            text_state(self.widget_ids[TEXT_WIDGET[1]], text),
+            typed,
             WidgetState(id=self.widget_ids[TOKENIZERS_WIDGET[1]],
                         string_array_value={"data": labels}),
         ]

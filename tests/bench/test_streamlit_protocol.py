@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
+import websocket
+from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from bench.streamlit_protocol import ProtocolError, Session, box_text, text_state
@@ -15,8 +19,9 @@ class FakeSocket:
     def settimeout(self, timeout: float) -> None:
         pass
 
-    def recv(self) -> bytes:
-        return self.frames.pop(0)
+    def recv_data(self) -> tuple[int, bytes]:
+        frame = self.frames.pop(0)
+        return frame if isinstance(frame, tuple) else (websocket.ABNF.OPCODE_BINARY, frame)
 
 
 def element(kind: str, **fields: object) -> ForwardMsg:
@@ -35,21 +40,30 @@ def finished(status: int = ForwardMsg.FINISHED_SUCCESSFULLY) -> ForwardMsg:
 def session(messages: list[ForwardMsg]) -> Session:
     client = Session.__new__(Session)  # no server: only the reading is tested
     client.ws, client.timeout, client.widget_ids, client.options = FakeSocket(messages), 5.0, {}, {}
+    client.text_data, client.text_seq = {}, 0
     return client
+
+
+def live_box(element_id: str, name: str, **data: object) -> ForwardMsg:
+    """A components-v2 element as ui/live_text.py draws it (``component`` is its registered name)."""
+    component = data.pop("component", "tp_live_text")
+    return element("bidi_component", id=element_id, component_name=component, json=json.dumps({"name": name, **data}))
 
 
 def test_a_run_collects_boxes_widgets_and_skips_the_legend() -> None:
     box = '<div data-s="t" class="tp-spans"><b class=c1>Hola</b><b class=c2> &lt;x&gt;</b></div>'
     legend = '<div class="tp-legend"><div class="tp-spans"><b>x</b></div></div>'
     client = session([
-        element("text_area", id="$$ID-abc-pg_text"),
+        live_box("$$ID-abc-pg_text_live", "pg_text", text="x", version=2, ack=5, label="Text"),
+        live_box("$$ID-fed-pg_text_live_done", "pg_text", seq=5, component="tp_live_done"),  # not the box
         element("multiselect", id="$$ID-def-pg_tokenizers", options=["GPT-2 (r50k_base)", "cl100k_base"]),
         element("html", body=legend), element("html", body=box),
         finished(ForwardMsg.FINISHED_EARLY_FOR_RERUN), element("html", body=box), finished(),
     ])
     run = client._read_run()
     assert run.boxes == ["Hola <x>", "Hola <x>"] and run.elements["html"] == 3
-    assert client.widget_ids == {"pg_text": "$$ID-abc-pg_text", "pg_tokenizers": "$$ID-def-pg_tokenizers"}
+    assert client.widget_ids == {"pg_text": "$$ID-abc-pg_text_live", "pg_tokenizers": "$$ID-def-pg_tokenizers"}
+    assert (client.text_data["version"], client.text_data["ack"]) == (2, 5)
     assert client.options["pg_tokenizers"][0] == "GPT-2 (r50k_base)"
 
 
@@ -69,6 +83,50 @@ def test_setting_needs_the_widgets_first() -> None:
         session([]).set_text_and_tokenizers("x", ["cl100k_base"])
 
 
-def test_the_text_widget_value_and_box_text() -> None:
-    assert text_state("$$ID-1-pg_text", "héllo").string_value == "héllo"
+def test_the_text_state_is_what_the_browser_sends() -> None:
+    # setStateValue("typed", {seq, text, version}) -> JSON.stringify of the element's whole state
+    state, seq = text_state("$$ID-1-pg_text_live", {"name": "pg_text", "version": 3, "ack": 0}, 0, "héllo \"x\"")
+    assert (state.id, state.WhichOneof("value"), seq) == ("$$ID-1-pg_text_live", "json_value", 1)
+    assert state.json_value == '{"typed":{"seq":1,"text":"héllo \\"x\\"","version":3}}'
+
+
+def test_the_seq_rises_above_our_last_and_the_servers_ack() -> None:
+    data = {"name": "pg_text", "version": 1, "ack": 7}
+    first, seq = text_state("id", data, 0, "a")
+    second, seq2 = text_state("id", data, seq, "b")
+    assert (seq, seq2) == (8, 9)
+    assert json.loads(second.json_value)["typed"] == {"seq": 9, "text": "b", "version": 1}
+
+
+def test_setting_sends_the_box_state_and_counts_seq() -> None:
+    sent: list[bytes] = []
+    client = session([live_box("$$ID-a-pg_text_live", "pg_text", version=4, ack=2),
+                      element("multiselect", id="$$ID-b-pg_tokenizers", options=["cl100k_base"]), finished(),
+                      finished(), finished()])
+    client.ws.send_binary = sent.append
+    client._read_run()
+    client.set_text_and_tokenizers("one", ["cl100k_base"])
+    client.set_text_and_tokenizers("two", ["cl100k_base"])
+    states = [BackMsg.FromString(m).rerun_script.widget_states.widgets for m in sent]
+    typed = [json.loads(s[0].json_value)["typed"] for s in states]
+    assert typed == [{"seq": 3, "text": "one", "version": 4}, {"seq": 4, "text": "two", "version": 4}]
+    assert list(states[0][1].string_array_value.data) == ["cl100k_base"]
+
+
+def test_box_text() -> None:
     assert box_text("<b class=c1>a&amp;b</b><i>·</i>") == "a&b·"
+
+
+def test_a_label_the_picker_does_not_offer_is_an_error() -> None:
+    client = session([live_box("$$ID-a-pg_text_live", "pg_text", version=1, ack=0),
+                      element("multiselect", id="$$ID-b-pg_tokenizers", options=["OpenAI · cl100k_base"]), finished()])
+    client._read_run()
+    with pytest.raises(ProtocolError, match="offers no 'cl100k_base'"):
+        client.set_text_and_tokenizers("x", ["cl100k_base"])
+
+
+def test_a_closed_socket_says_so() -> None:
+    client = session([])
+    client.ws.frames = [(websocket.ABNF.OPCODE_CLOSE, (1011).to_bytes(2, "big") + b"overloaded")]
+    with pytest.raises(ProtocolError, match="closed the websocket .code 1011, 'overloaded'"):
+        client._read_run()
