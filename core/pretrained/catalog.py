@@ -47,14 +47,23 @@ def model_names(key: str) -> tuple[str, ...]:
 
 
 def search_label(key: str, name: str) -> str:
-    """``"OpenAI · o200k_base (GPT-4o) · gpt-4o, gpt-4o-mini, …"``: group, name, vendor, models."""
+    """``"o200k_base (GPT-4o) · OpenAI"``: the picker's label, name then group.
+
+    Subtle: a picker's chip shows the whole label, so it holds no model names: four chips with their
+    model lists took four lines of a 1280×720 screen and pushed the tokens below it. Streamlit's search
+    box is fuzzy (the typed characters in order), so "gpt-4o" still finds o200k_base (GPT-4o) and
+    "llama 3.1" Llama 3 / 3.1 / 3.2 / 3.3; ``search`` (the command line) also reads the model names.
+    """
+    return f"{name} · {group_of(key)}"
+
+
+def _search_text(key: str, name: str) -> str:
+    """Name, group, vendor and model names: what ``search`` matches."""
     spec = registry().get(key)
-    parts = [group_of(key), name]
+    parts = [name, group_of(key)]
     if spec is not None and spec.family not in (group_of(key), name):
         parts.append(spec.family)
-    models = model_names(key)
-    if models:
-        parts.append(", ".join(models))
+    parts.extend(model_names(key))
     return " · ".join(parts)
 
 
@@ -66,4 +75,4 @@ def ordered(keys: list[str]) -> list[str]:
 def search(query: str) -> list[str]:
     """Registry keys whose search label holds every word of ``query`` (case-insensitive)."""
     words = query.lower().split()
-    return [key for key, spec in registry().items() if all(w in search_label(key, spec.name).lower() for w in words)]
+    return [key for key, spec in registry().items() if all(w in _search_text(key, spec.name).lower() for w in words)]

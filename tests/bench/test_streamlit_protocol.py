@@ -119,7 +119,7 @@ def test_box_text() -> None:
 
 def test_a_label_the_picker_does_not_offer_is_an_error() -> None:
     client = session([live_box("$$ID-a-pg_text_live", "pg_text", version=1, ack=0),
-                      element("multiselect", id="$$ID-b-pg_tokenizers", options=["OpenAI · cl100k_base"]), finished()])
+                      element("multiselect", id="$$ID-b-pg_tokenizers", options=["cl100k_base · OpenAI"]), finished()])
     client._read_run()
     with pytest.raises(ProtocolError, match="offers no 'cl100k_base'"):
         client.set_text_and_tokenizers("x", ["cl100k_base"])
