@@ -111,7 +111,12 @@ def leaderboard(
     One row per (tokenizer, language), base included, from ``language_tax`` (same memo, same
     definitions: sums over the segments each language shares with the base).
     """
-    table = language_tax(corpus, tokenizers, base=base, languages=languages, memo=memo, progress=progress)
+    return leaderboard_of(language_tax(corpus, tokenizers, base=base, languages=languages, memo=memo,
+                                       progress=progress))
+
+
+def leaderboard_of(table: pd.DataFrame) -> pd.DataFrame:
+    """``leaderboard``'s rows from a ``language_tax`` table already counted."""
     tokens = table["tokens"].astype(float).where(table["tokens"] > 0)
     return pd.DataFrame({
         "tokenizer": table["tokenizer"], "tokenizer_name": table["tokenizer_name"], "language": table["language"],

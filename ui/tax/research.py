@@ -17,7 +17,7 @@ import streamlit as st
 from core import tax_stats
 from core.parallel_corpus import ParallelCorpus
 from core.parallel_upload import parallel_from_upload
-from ui import state, uploads, widgets
+from ui import export, state, uploads, widgets
 from ui.bounded import SizedCache
 from ui.tax import figures as tf
 from ui.tax import stats_figures as sf
@@ -135,14 +135,8 @@ def leaderboard(choice: Choice) -> None:
 
 
 def _board(choice: Choice, tokenizers: dict[str, Any]) -> pd.DataFrame:
-    table = measure(choice, tokenizers)  # counts into the process-wide memo, with a progress bar
-    tokens = table["tokens"].astype(float).where(table["tokens"] > 0)
-    return pd.DataFrame({
-        "tokenizer": table["tokenizer"], "tokenizer_name": table["tokenizer_name"], "language": table["language"],
-        "name": table["name"], "script": table["script"], "tokens": table["tokens"],
-        "bytes_per_token": table["bytes"] / tokens, "chars_per_token": table["chars"] / tokens,
-        "premium": table["premium"], "unknown_share": table["unknown_share"],
-    })
+    # counts into the process-wide memo, with a progress bar
+    return tax_stats.leaderboard_of(measure(choice, tokenizers))
 
 
 def own_corpus(tokenizers: dict[str, Any], threshold: float | None) -> None:
