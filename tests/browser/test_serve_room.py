@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 TEXT = "Failover: the room keeps its text, ñ 🦀"
 BOXES_WITH_TEXT = f"""() => {{ const boxes = [...document.querySelectorAll('{SPANS}')];
     return boxes.length === 2 && boxes.every(b => b.textContent.includes('🦀') && b.querySelector('i')); }}"""
-AREA = "() => (document.querySelector('[data-testid=stTextArea] textarea') || {}).value"
+AREA = "() => (document.querySelector('.tp-live-box') || {}).value"  # the Playground's live text box
 ERRORS = "[data-testid=stException], [data-testid=stAlertContentError], [role=dialog]"
 
 
@@ -42,10 +42,9 @@ def test_a_killed_replica_hands_its_users_to_another_with_their_state(browser, r
         page = context.new_page()
         page.set_default_timeout(90_000)
         page.goto(f"{room.url}/?page=playground&tokenizers=cl100k_base,o200k_base&show_whitespace=1")
-        area = page.locator("[data-testid=stTextArea] textarea")
+        area = page.locator(".tp-live-box")  # applies as typed
         page.wait_for_function(f"() => document.querySelectorAll('{SPANS}').length === 2")
         area.fill(TEXT)
-        area.press("Control+Enter")
         page.wait_for_function(BOXES_WITH_TEXT)
         page.wait_for_function("() => location.search.includes('text=')")
         before = replica_of(context)
@@ -65,7 +64,6 @@ def test_a_killed_replica_hands_its_users_to_another_with_their_state(browser, r
         page.wait_for_function(f"() => !document.querySelector('{ERRORS}')", timeout=30_000)
         # and the page still works there: a new text is tokenized by the new replica
         area.fill(TEXT + " again")
-        area.press("Control+Enter")
         page.wait_for_function(f"() => [...document.querySelectorAll('{SPANS}')].every(b => b.textContent.includes('again'))")
         assert page.locator(ERRORS).count() == 0
         assert "Traceback" not in "".join(room.log(p) for p in room.replica_ports)
