@@ -40,6 +40,8 @@ def view(page: object, label: str) -> None:
 
 def type_text(page: object, text: str) -> None:
     """Into the page's live text box (it applies as typed), else its first text area (Ctrl+Enter)."""
+    # subtle: wait until one of them is drawn; counting at once raced the live box's first mount
+    page.locator(".tp-live-box, [data-testid=stTextArea] textarea").first.wait_for()
     if page.locator(".tp-live-box").count():
         page.locator(".tp-live-box").first.fill(text)
         return
