@@ -139,15 +139,21 @@ EXTRA_CHECKS = {"Language tax": lambda page: check_tax_chart(page, presenting=Tr
                 "BPE step by step": check_bpe_text_box}
 
 
-@pytest.fixture()
-def stage(browser, app_url) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
+def _fresh_page(browser, width: int, height: int) -> Iterator[object]:
+    """A fresh page of ``width`` × ``height``, closed with its context afterwards."""
+    context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.set_default_timeout(120_000)
     try:
         yield page
     finally:
         context.close()
+
+
+@pytest.fixture()
+def stage(browser, app_url) -> Iterator[object]:
+    """A fresh 1280×720 page (the projector's screen)."""
+    yield from _fresh_page(browser, 1280, 720)
 
 
 def set_sidebar(page, *, open_: bool) -> None:
@@ -192,13 +198,7 @@ def test_every_page_title_and_first_screen_control_clear_of_the_header(stage, ap
 @pytest.fixture()
 def wide(browser, app_url) -> Iterator[object]:
     """A fresh 1400×900 page in normal mode."""
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(120_000)
-    try:
-        yield page
-    finally:
-        context.close()
+    yield from _fresh_page(browser, 1400, 900)
 
 
 def test_language_tax_labels_every_bar_and_opens_the_charts_tokenizer_first(wide, app_url) -> None:
