@@ -13,12 +13,19 @@
 //   about the text is an echo of what the browser sent, and is ignored.
 // - data.ack: the largest seq the server has seen; a "done" mark (ui/live_text.py finished(), after
 //   the columns) says the run for that seq has drawn what follows the text (window.__tpLive.done).
+//   A text whose seq the server has not acknowledged after RESEND_MS is sent again (a message sent
+//   while disconnected is lost); the server applies each text once, by its seq.
 // Sending: a text goes at once when no run is in flight, else it waits for the run to finish
 // (the newest text only: older ones are never sent), so the columns follow the typing run after
 // run and never show an older text after a newer one. A paste goes at once. Above data.pauseChars
 // characters the text goes only when typing pauses (data.pauseMs without a key), with a note.
 
 const MAX_WAIT_MS = 1500; // a run that never says it is done (stopped early) frees the queue after this
+// A text the server has not acknowledged (data.ack) after this long is sent again, the wait doubling
+// each time: a message sent while the page was disconnected (a replica died, the network dropped) is
+// lost, and on reconnecting Streamlit does not rerun the page, so nothing else would send it.
+const RESEND_MS = 3000;
+const RESEND_MAX_MS = 30000;
 
 function registry() {
   if (!window.__tpLive) window.__tpLive = { boxes: {}, done: {} };
@@ -72,6 +79,17 @@ function flush(s) {
   s.sentText = s.box.value;
   s.send({ seq: s.seq, text: s.sentText, version: s.version });
   publishCaret(s);
+  awaitAck(s, s.seq, s.resendWait || RESEND_MS);
+}
+
+function awaitAck(s, seq, wait) {
+  clearTimeout(s.resend);
+  s.resend = setTimeout(() => {
+    if (s.ack >= seq || s.seq !== seq) { s.resendWait = 0; return; } // acknowledged, or a newer text went
+    s.resendWait = Math.min(wait * 2, RESEND_MAX_MS);
+    s.sentText = null; // not acknowledged: send the text again, with a new seq
+    flush(s);
+  }, wait);
 }
 
 function schedule(s, wait) {
@@ -135,7 +153,10 @@ function replaceText(s, text) {
 export default function ({ parentElement, data, setStateValue }) {
   const reg = registry();
   if (!reg.boxes[data.name]) {
-    reg.boxes[data.name] = { name: data.name, seq: 0, ack: 0, sentSeq: 0, sentAt: 0, sentText: null, version: 0, box: null };
+    reg.boxes[data.name] = {
+      name: data.name, seq: 0, ack: 0, sentSeq: 0, sentAt: 0, sentText: null, version: 0, box: null,
+      resend: null, resendWait: 0,
+    };
   }
   const s = reg.boxes[data.name];
   s.send = (value) => setStateValue("typed", value);

@@ -12,6 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI runs every property test on the same examples (derandomize) so that a run that lands is one that
+# can be repeated; a local run keeps exploring new examples, and what it finds becomes a fixed test.
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 def data_dir_or_none() -> Path | None:

@@ -4,6 +4,8 @@ Streamlit's ``st.text_area`` applies its text only on Ctrl+Enter or when it lose
 is a components-v2 element (``assets/live_text.js``) that keeps its own textarea in the browser and
 sends the text as it changes: at once when the page is idle, else as soon as the run in flight has
 drawn the page (``finished`` marks the end of a run), the newest text only. A paste goes at once.
+A text the server has not acknowledged within 3 s is sent again (a message sent while the page was
+disconnected is lost, and on reconnecting Streamlit does not rerun the page).
 Above ``PAUSE_CHARS`` characters it sends only when typing pauses, and says so in one line.
 
 Who owns the text: the page's plain session key (``key``) holds it; the browser's box is a view of

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from core.patterns import GPT2_PATTERN
+from core.pretrained.adapter import BYTE_TO_UNICODE
 from core.pretrained.gguf_metadata import GGUFFormatError, Progress, read_metadata
 from core.pretrained.gguf_pre import MISSING, NOT_BYTE_LEVEL, PRE_TOKENIZERS, PreTokenizer
 
@@ -205,7 +206,17 @@ def _byte_level_bpe(vocab: GGUFVocab) -> Built:
     tokenizer.add_special_tokens([AddedToken(t, special=True, normalized=False) for t in control])
     tokenizer.add_tokens([AddedToken(t, special=False, normalized=False) for t in user])
     _post_process(tokenizer, vocab)
-    return Built("tokenizers", tokenizer, "bytelevel", "byte-level BPE", (_pre_note(vocab.pre, pre),), lossless=True)
+    notes = [_pre_note(vocab.pre, pre)]
+    # bytes 0xC0, 0xC1 and 0xF5-0xFF never occur in UTF-8; any other byte the vocabulary lacks is dropped
+    absent = [b for b in range(256) if b not in _NEVER_IN_UTF8 and BYTE_TO_UNICODE[b] not in ids]
+    if absent:
+        notes.append(f"its vocabulary lacks the byte{'s' if len(absent) > 1 else ''} "
+                     f"{', '.join(f'0x{b:02X}' for b in absent)}: llama.cpp drops {'them' if len(absent) > 1 else 'it'} "
+                     "from the text, and so does this rebuild (the characters they belong to are marked unknown)")
+    return Built("tokenizers", tokenizer, "bytelevel", "byte-level BPE", tuple(notes), lossless=not absent)
+
+
+_NEVER_IN_UTF8 = frozenset((0xC0, 0xC1, *range(0xF5, 0x100)))
 
 
 _UNKNOWN_PRE = PreTokenizer("GPT-2", (GPT2_PATTERN,))

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from core.pretrained.adapter import (
+    BYTE_TO_UNICODE,
     UNICODE_TO_BYTE,
     Outline,
     PretrainedTokenizer,
@@ -68,6 +69,10 @@ class HFTokenizer(PretrainedTokenizer):
         self.unknown_ids = self._unknown
         self._special_ids = frozenset(specials.values())
         self._lock = threading.Lock()
+        # subtle: a byte-level vocabulary may lack a byte (StarCoder has no 0xF1, Falcon no 0x03): the
+        # library, like llama.cpp, drops it without a trace and the rest of its character is read alone
+        vocab = tokenizer.get_vocab() if style == "bytelevel" else {}
+        self._absent = bytes(b for b in range(256) if vocab and BYTE_TO_UNICODE[b] not in vocab)
 
     def _encoding(self, text: str, *, allow_special: bool, add_special_tokens: bool = True):
         text = without_surrogates(text)
@@ -115,7 +120,50 @@ class HFTokenizer(PretrainedTokenizer):
         normalizer = self._tok.normalizer
         if normalizer is not None and not text.isascii():
             tokens = snap_to_clusters(tokens, changed_clusters(text, normalizer.normalize_str))
+        if normalizer is not None:
+            tokens = self._off_deleted_characters(text, tokens)
+        lost = self._lost_characters(text)
+        if lost:
+            tokens = [t._replace(kind=UNKNOWN) if t.kind == TEXT and not lost.isdisjoint(range(t.start, t.end)) else t
+                      for t in _realigned(text, tokens, self._absent)]
         return tokens
+
+    def _off_deleted_characters(self, text: str, tokens: list[Token]) -> list[Token]:
+        """Tokens the library started on characters its normalizer deletes, joined to the token before.
+
+        Subtle: after a character the normalizer expands, deleted ones shift the expansion's offsets
+        (XLM-R reads "ﬃ\x1fb" as "ffib" and puts "ib" over "\x1fb", "Ǆ\x1f" as "DŽ" with "Ž" over
+        the U+001F). Such a token gets the start of the token before, whose characters the normalizer
+        changed, so the two are drawn as one group. Only spans that start with a character that is
+        not printable are looked at, so the normalizer runs on a few pieces only.
+        """
+        normalize = self._tok.normalizer.normalize_str
+        out: list[Token] = []
+        for token in tokens:
+            lead = text[token.start : token.start + 1]
+            if (token.kind == TEXT and token.bytes and lead and not lead.isprintable() and out
+                    and out[-1].kind == TEXT and out[-1].start < out[-1].end <= token.start
+                    and normalize(lead) == ""):
+                before = text[out[-1].start : out[-1].end]
+                if normalize(before) != before:
+                    token = token._replace(start=out[-1].start)
+            out.append(token)
+        return out
+
+    def _lost_characters(self, text: str) -> frozenset[int]:
+        """Where ``text`` has a character with a byte the vocabulary lacks (dropped by the library).
+
+        The tokens left over such a character do not spell it: they are marked ``UNKNOWN`` (part of
+        its text is lost), keeping the ids and bytes the model reads; a character that loses every
+        byte has no token, and is drawn as text no token covers.
+        """
+        if not self._absent:
+            return frozenset()
+        data = text.encode("utf-8", "surrogatepass")
+        if len(data.translate(None, self._absent)) == len(data):
+            return frozenset()
+        absent = set(self._absent)
+        return frozenset(i for i, ch in enumerate(text) if not absent.isdisjoint(ch.encode("utf-8", "surrogatepass")))
 
     def _deleted_lead(self, text: str) -> int:
         """How many characters at the start of ``text`` the normalizer deletes (control characters).
@@ -126,7 +174,8 @@ class HFTokenizer(PretrainedTokenizer):
         without it normalizes to the same string (the model then reads the same, and gives the same
         ids). The whole run of such characters is tried first, then the part before its first
         whitespace character (Python calls U+001C..U+001F whitespace, and they are deleted in
-        context too), else 0 and the whole text is encoded as it is: at most three normalizations.
+        context too), the part up to the end of that whitespace, and the first character alone;
+        else 0 and the whole text is encoded as it is: at most five normalizations.
         """
         normalizer = self._tok.normalizer
         if normalizer is None:
@@ -135,8 +184,10 @@ class HFTokenizer(PretrainedTokenizer):
         while lead < len(text) and not text[lead].isprintable() and normalizer.normalize_str(text[lead]) == "":
             lead += 1
         before_space = next((i for i in range(lead) if text[i].isspace()), lead)
+        after_spaces = next((i for i in range(before_space, lead) if not text[i].isspace()), lead)
         whole = normalizer.normalize_str(text) if lead else ""
-        for candidate in dict.fromkeys((lead, before_space)):
+        # "\x1f\x850": "\x85" alone is deleted but kept before "0"; only the "\x1f" before it goes
+        for candidate in dict.fromkeys((lead, before_space, after_spaces, min(lead, 1))):
             if candidate and normalizer.normalize_str(text[candidate:]) == whole:
                 return candidate
         return 0
@@ -155,7 +206,10 @@ class HFTokenizer(PretrainedTokenizer):
         """``encode``'s ids and kinds from the library's encoding alone: no bytes, no ``Token``."""
         encoding = self._encoding(text, allow_special=allow_special)
         ids, strings, mask = encoding.ids, encoding.tokens, encoding.special_tokens_mask
-        kinds = Counter(map(self._kind, ids, strings, mask))
+        if self._lost_characters(text):  # the kinds of the tokens over a lost byte come from encode
+            kinds = Counter(t.kind for t in self.encode(text, allow_special=allow_special))
+        else:
+            kinds = Counter(map(self._kind, ids, strings, mask))
         places = tuple(k for k, was_added in enumerate(mask) if was_added)
         return Outline(ids, dict(kinds), tuple(strings[k] for k in places), places)
 
@@ -194,3 +248,30 @@ class HFTokenizer(PretrainedTokenizer):
 
     def piece(self, id: int) -> str:  # noqa: A002
         return self._tok.id_to_token(id) or ""
+
+
+def _realigned(text: str, tokens: list[Token], absent: bytes) -> list[Token]:
+    """``tokens`` with offsets read again from their bytes, the bytes the library dropped skipped.
+
+    subtle: after a dropped byte the library's offsets shift by one byte within its word (Falcon's
+    "\x05¸" puts the 0xC2 token over the U+0005): the tokens' bytes, in order, are the text's bytes
+    without the dropped ones, and each token stands over the characters its bytes come from. Tokens
+    with no bytes of the text (added, unknown) keep theirs; if the bytes do not line up, the library's
+    offsets are kept.
+    """
+    data = text.encode("utf-8", "surrogatepass")
+    char_of_byte = [k for k, ch in enumerate(text) for _ in range(len(ch.encode("utf-8", "surrogatepass")))]
+    kept = [p for p, byte in enumerate(data) if byte not in absent]
+    out: list[Token] = []
+    cursor = 0
+    for token in tokens:
+        n = len(token.bytes)
+        if token.kind in (ADDED, UNKNOWN) or not n:
+            out.append(token)
+            continue
+        places = kept[cursor : cursor + n]
+        if len(places) < n or bytes(data[p] for p in places) != token.bytes:
+            return tokens
+        out.append(token._replace(start=char_of_byte[places[0]], end=char_of_byte[places[-1]] + 1))
+        cursor += n
+    return out

@@ -36,7 +36,25 @@ def replica_of(context) -> str:
     return cookies["TP_REPLICA"]
 
 
+def warm(browser, room) -> None:
+    """Open the Playground on every replica directly, as a room's earlier users have by the time one dies.
+
+    subtle: a replica's first run imports the app and loads its tokenizers, holding Python's lock for
+    seconds; a browser handed over to a cold replica on a loaded machine saw its pings time out and
+    Streamlit's "Connection error" dialog, which is the cold start, not the handover, under test."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.set_default_timeout(120_000)
+        for port in room.replica_ports:
+            page.goto(f"http://127.0.0.1:{port}/?page=playground&tokenizers=cl100k_base,o200k_base")
+            page.wait_for_function(f"() => document.querySelectorAll('{SPANS}').length === 2")
+    finally:
+        context.close()
+
+
 def test_a_killed_replica_hands_its_users_to_another_with_their_state(browser, room) -> None:
+    warm(browser, room)
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     try:
         page = context.new_page()
@@ -61,7 +79,11 @@ def test_a_killed_replica_hands_its_users_to_another_with_their_state(browser, r
             page.wait_for_timeout(250)
         page.wait_for_function(BOXES_WITH_TEXT)
         page.wait_for_function(f"() => ({AREA})() === {TEXT!r}")
-        page.wait_for_function(f"() => !document.querySelector('{ERRORS}')", timeout=30_000)
+        try:
+            page.wait_for_function(f"() => !document.querySelector('{ERRORS}')", timeout=60_000)
+        except Exception as exc:
+            shown = [e.inner_text() for e in page.locator(ERRORS).all()]
+            raise AssertionError(f"an error stays on the page after the handover: {shown!r}") from exc
         # and the page still works there: a new text is tokenized by the new replica
         area.fill(TEXT + " again")
         page.wait_for_function(f"() => [...document.querySelectorAll('{SPANS}')].every(b => b.textContent.includes('again'))")
@@ -69,6 +91,7 @@ def test_a_killed_replica_hands_its_users_to_another_with_their_state(browser, r
         assert "Traceback" not in "".join(room.log(p) for p in room.replica_ports)
     except Exception:
         page.screenshot(path=str(room.workdir / "failed.png"))
+        print("LIVE", page.evaluate("() => JSON.stringify({boxes: Object.fromEntries(Object.entries(window.__tpLive.boxes).map(([k, s]) => [k, {seq: s.seq, ack: s.ack, sentSeq: s.sentSeq, sentText: s.sentText, version: s.version, timer: s.timer, value: s.box && s.box.value}])), done: window.__tpLive.done})"))
         raise
     finally:
         context.close()

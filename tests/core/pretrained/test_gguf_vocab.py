@@ -312,3 +312,32 @@ def test_a_gguf_of_t5_keeps_its_normalization_table(data_dir: Path, tmp_path: Pa
     upload = read_upload((tmp_path / "t5.gguf").read_bytes(), "t5.gguf")
     t5 = load("t5")
     assert [text for text in STRINGS if text_ids(upload.tokenizer, text) != text_ids(t5, text)] == []
+
+
+def test_a_byte_level_vocabulary_that_lacks_bytes_marks_what_it_drops() -> None:
+    """StarCoder's vocabulary has no 0xF1 and Falcon's no 0x03: llama.cpp (and the library) drop such a
+    byte without a trace, so "\\U00040000" came out as three 0x80 tokens that spelled nothing. The rebuild
+    is lossy and says which bytes it lacks; the tokens left over a character that lost a byte are
+    unknown (ids and bytes kept: what the model reads); a character that lost every byte has none."""
+    from core.pretrained.adapter import PretrainedSpec
+    from core.pretrained.hf_adapter import HFTokenizer
+    from core.types import TEXT
+    from core.types import UNKNOWN as UNKNOWN_KIND
+
+    lacking = {0x03, 0xF1}
+    tokens = [c for b, c in enumerate(BYTE_TO_UNICODE) if b not in lacking]
+    vocab = GGUFVocab(model="gpt2", tokens=[*tokens, "ab"], types=[NORMAL] * 255, merges=["a b"], pre=None)
+    built = build(vocab)
+    assert not built.lossless
+    assert any("lacks the bytes 0x03, 0xF1" in note for note in built.notes)
+    assert build(tiny_byte_level(None)).lossless  # 0xC0, 0xC1, 0xF5-0xFF aside, all bytes: lossless
+    spec = PretrainedSpec("t", "t", "test", "BPE", 0, "", None, (), "")
+    tok = HFTokenizer(spec, source="test", tokenizer=built.tokenizer, style="bytelevel", lossless=built.lossless)
+    got = tok.encode("ab\U00040000c")
+    assert [(t.bytes, t.start, t.end, t.kind) for t in got] == [
+        (b"ab", 0, 2, TEXT), (b"\x80", 2, 3, UNKNOWN_KIND), (b"\x80", 2, 3, UNKNOWN_KIND),
+        (b"\x80", 2, 3, UNKNOWN_KIND), (b"c", 3, 4, TEXT),
+    ]
+    assert [(t.bytes, t.start) for t in tok.encode("a\x03b")] == [(b"a", 0), (b"b", 2)]  # nothing over \x03
+    assert tok.outline("ab\U00040000c").kinds == {TEXT: 2, UNKNOWN_KIND: 3}
+    assert tok.outline("abc").kinds == {TEXT: 2}

@@ -190,9 +190,32 @@ def test_a_text_that_starts_with_the_bos_string_round_trips(key: str, bos: str) 
     ("\x08abc", [(b"ab", 1, 3), (b"c", 3, 4)]),
     ("\x08\x08 abc", [(b" ab", 2, 5), (b"c", 5, 6)]),
     ("\x08ﬃ", [(b"", 1, 1), (b"ffi", 1, 2)]),
+    ("\x1f\x850", [(b"", 1, 1), (b"\xc2\x85", 1, 2), (b"0", 2, 3)]),
 ])
 def test_xlmr_offsets_after_control_characters_its_normalizer_deletes_at_the_start(text, expected) -> None:
     """The library moves every offset back by the characters deleted at the start; ours stay on the text."""
     tok = tokenizer("xlmr")
     assert spans(tok.encode(text)) == expected
     assert [t.kind for t in tok.encode(text)][-1] == ADDED and tok.encode(text)[-1].start == len(text)
+
+
+@pytest.mark.parametrize(("key", "lossless"), [("starcoder", False), ("refact", False), ("falcon", False),
+                                              ("gpt_neox", True)])
+def test_llama_cpp_vocabularies_that_lack_a_byte_are_lossy_and_mark_it(key: str, lossless: bool) -> None:
+    """StarCoder and Refact lack 0xF1, Falcon 0xF2 and some control bytes, GPT-NeoX none that UTF-8 uses."""
+    tok = tokenizer(key)
+    assert tok.lossless is lossless
+    text = "x\U00040000\U00080000y"
+    tokens = [t for t in tok.encode(text) if t.kind != ADDED]
+    check_content(tok, text, tokens)
+    assert (not lossless) == any(t.kind == UNKNOWN for t in tokens)
+    # after a dropped byte the library shifts the offsets of the rest of the word: they are read again
+    check_content(tok, "\x05¸ \x03é\x04x", tok.encode("\x05¸ \x03é\x04x"))
+
+
+@pytest.mark.parametrize("text", ["Ǆ\x1f", "Ǆ\x1fa", "ﬃ\x1f\x1fb"])
+def test_xlmr_keeps_an_expansion_over_its_character_when_a_deleted_one_follows(text: str) -> None:
+    """XLM-R reads "Ǆ\x1f" as "DŽ"; the library put "Ž" over the U+001F its normalizer deletes."""
+    tok = tokenizer("xlmr")
+    check_content(tok, text, tok.encode(text))
+    assert not any(t.start == 1 for t in tok.encode(text) if t.kind == TEXT)  # none starts on the U+001F
