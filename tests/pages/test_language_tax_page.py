@@ -283,3 +283,36 @@ def test_your_parallel_corpus_is_measured_and_bad_files_get_one_sentence() -> No
     at.file_uploader(key="lt_corpus_upload").set_value([("c.tsv", b"en\tes\nHi\t\n", "text/tab-separated-values")])
     rerun(at)
     assert any("row 2 has no es text" in e.value for e in at.error)
+
+
+def test_table_tab_and_its_csv_have_median_quartiles_and_share_above_2x() -> None:
+    at = run_page(params={"page": "tax", "tokenizers": "cl100k_base", "languages": "en,hi,es"})
+    table = tab(at, "Table").dataframe[0].value.set_index("language")
+    spread = ["cl100k_base median ×", "cl100k_base Q1 ×", "cl100k_base Q3 ×", "cl100k_base segments > 2×"]
+    assert set(spread) <= set(table.columns), list(table.columns)
+    hindi = table.loc["Hindi"]
+    assert hindi[spread[1]] <= hindi[spread[0]] <= hindi[spread[2]] and 0.0 <= hindi[spread[3]] <= 1.0
+    assert any("full table" in b.proto.label for b in at.get("download_button"))
+
+
+def test_the_full_tables_csv_holds_the_spread_columns() -> None:
+    import io
+
+    import pandas as pd
+
+    from core.language_tax import language_tax
+    from ui import export
+
+    class Chars:
+        name, lossless = "chars", True
+
+        def count(self, text: str) -> int:
+            return len(text)
+
+    table = language_tax(load_parallel("sample"), {"c": Chars()}, base="en", languages=["hi"])
+    csv = pd.read_csv(io.StringIO(export.frame_csv(table)))  # what "Download the full table (CSV)" sends
+    hindi = csv[csv["language"] == "hi"].iloc[0]
+    expected = table[table["language"] == "hi"].iloc[0]
+    for column in ("median", "q1", "q3", "share_above_2x"):
+        assert hindi[column] == pytest.approx(expected[column])
+

@@ -75,7 +75,7 @@ def distribution(choice: Choice, tokenizers: dict[str, Any], marked: pd.DataFram
     st.caption(f"Each box is one language's premium {choice.corpus.unit} by {choice.corpus.unit} (its tokens over "
                f"the base's for the same {choice.corpus.unit}): the box holds the middle half, ◆ marks the median. "
                "Grey boxes marked ⚠ have more unknown tokens than the threshold.")
-    summary = research_table(tax_stats.with_distribution(marked, premiums))
+    summary = research_table(marked)  # core.language_tax made the spread from the same counts
     st.dataframe(summary, hide_index=True, height=min(35 * (len(summary) + 1) + 3, 500), column_config={
         **{c: st.column_config.NumberColumn(c, format="%.2f×") for c in ("premium", "median", "q1", "q3")},
         "above 2×": st.column_config.NumberColumn(format="percent"),
@@ -175,5 +175,5 @@ def own_corpus(tokenizers: dict[str, Any], threshold: float | None) -> None:
     premiums = premiums.assign(tokenizer=premiums["tokenizer"].map(keys))
     widgets.chart(sf.distribution_figure(premiums, marked, first, unit="segment"), premiums, key="lt_own_distribution",
                   name="your_corpus_distribution")
-    summary = research_table(tax_stats.with_distribution(marked, premiums))
+    summary = research_table(marked)  # core.language_tax made the spread from the same counts
     st.dataframe(summary, hide_index=True, key="lt_own_table")

@@ -266,8 +266,9 @@ def premium_table(table: pd.DataFrame) -> None:
     """The sortable table (a row click shows that language above), its CSV download."""
     wide = tf.wide_table(table)
     codes = list(dict.fromkeys(table["language"]))
-    config = {c: st.column_config.NumberColumn(c, format="%.2f×") for c in wide.columns if c.endswith("×")}
-    config |= {c: st.column_config.NumberColumn(c, format="percent") for c in wide.columns if c.endswith("unknown")}
+    config = {c: st.column_config.NumberColumn(c, format="%.2f×") for c in wide.columns if c.endswith(" ×")}
+    config |= {c: st.column_config.NumberColumn(c, format="percent") for c in wide.columns
+               if c.endswith((" unknown", tf.SPREAD["share_above_2x"]))}
     st.dataframe(wide, hide_index=True, column_config=config, key="lt_table",
                  on_select=functools.partial(_on_table_select, codes), selection_mode="single-row",
                  height=min(35 * (len(wide) + 1) + 3, 600))
