@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from core.parallel_corpus import load_parallel
 from tests.pages.apptest import open_page, rerun
 from ui import state
-from ui.tax import views
+from ui.tax import research, views
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "4_Language_tax.py")
@@ -261,10 +261,11 @@ def test_validated_pairs_leave_out_unknown_heavy_pairs_and_mark_them() -> None:
 
 def test_leaderboard_counts_every_registry_tokenizer_by_default() -> None:
     at = run_page(params={"page": "tax", "languages": "en,hi,es", "board": "1", "board_value": "chars_per_token"})
-    chosen = at.multiselect(key=state.LT_BOARD_TOKENIZERS).value
+    chosen = at.multiselect(key=research.BOARD_PICK).value
     from ui import cache
 
     assert set(chosen) == set(cache.registry_names())
+    assert "board_tokenizers" not in at.query_params  # every tokenizer: nothing to say in the link
     heat = next(s for s in chart_specs(at) if "compresses best" in s["layout"]["title"]["text"])
     assert "characters per token" in heat["layout"]["title"]["text"]
     assert len(heat["data"][0]["x"]) == 3 and len(heat["data"][0]["y"]) >= 2
@@ -315,4 +316,23 @@ def test_the_full_tables_csv_holds_the_spread_columns() -> None:
     expected = table[table["language"] == "hi"].iloc[0]
     for column in ("median", "q1", "q3", "share_above_2x"):
         assert hindi[column] == pytest.approx(expected[column])
+
+
+def test_a_link_restores_validation_distribution_order_and_the_leaderboards_choices() -> None:
+    link = {"page": "tax", "tokenizers": "cl100k_base", "languages": "en,hi,es", "validate": "1",
+            "unknown_max": "5.0", "dist_order": "corpus", "board": "1", "board_value": "premium",
+            "board_tokenizers": "cl100k_base,gpt2"}
+    at = run_page(params=link)
+    assert at.toggle(key=state.LT_VALIDATE).value is True
+    assert at.number_input(key=state.LT_UNKNOWN_MAX).value == 5.0
+    assert at.segmented_control(key=state.LT_DIST_ORDER).value == "corpus"
+    assert at.segmented_control(key=state.LT_BOARD_VALUE).value == "premium"
+    assert at.multiselect(key=research.BOARD_PICK).value == ["cl100k_base", "gpt2"]
+    heat = next(s for s in chart_specs(at) if "compresses best" in s["layout"]["title"]["text"])
+    assert "premium over the base" in heat["layout"]["title"]["text"] and len(heat["data"][0]["y"]) == 2
+    for name, value in link.items():  # the address bar still holds all of it
+        assert at.query_params[name] in ([value], value), name
+    at.multiselect(key=research.BOARD_PICK).select("o200k_base")
+    rerun(at)
+    assert at.query_params["board_tokenizers"] in (["cl100k_base,gpt2,o200k_base"], "cl100k_base,gpt2,o200k_base")
 

@@ -13,7 +13,8 @@ from ui import cache, links, state
 
 def sync() -> None:
     """Read a newly opened link into the page's keys, then write the state back."""
-    defaults = state.language_tax_defaults() | {state.LT_LANGUAGES: []}  # a list when set: typed as one
+    # a list when set (None until then): typed as one
+    defaults = state.language_tax_defaults() | {state.LT_LANGUAGES: [], state.LT_BOARD_TOKENIZERS: []}
     links.sync(defaults, {
         state.LT_CORPUS: links.one_of([entry.key for entry in parallel_corpus.parallel_catalog()]),
         state.LT_PRESET: links.one_of(parallel_corpus.PRESETS),
@@ -31,6 +32,7 @@ def sync() -> None:
         state.LT_DIST_ORDER: links.one_of(["median", "corpus"]),
         state.LT_BOARD: links.one_of([True, False]),
         state.LT_BOARD_VALUE: links.one_of(["bytes_per_token", "chars_per_token", "premium"]),
+        state.LT_BOARD_TOKENIZERS: links.one_of(cache.registry_names()),
         state.LT_OWN_TEXT: None,
         state.LT_OWN_TRANSLATION: None,
     }, page="tax", on_apply=_languages_by_hand)

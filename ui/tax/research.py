@@ -25,6 +25,7 @@ from ui.tax.views import Choice, _memo_key, counts_memo, loaded_tokenizers, meas
 from ui.widgets import md_escape
 
 BOARD_MB = 32  # leaderboard tables of every corpus, together
+BOARD_PICK = "lt_board_pick"  # the leaderboard's multiselect (state.LT_BOARD_TOKENIZERS keeps the choice)
 ORDERS = {"median": "sorted by median", "corpus": "corpus order"}
 
 
@@ -106,10 +107,12 @@ def boards() -> SizedCache[pd.DataFrame]:
 def leaderboard(choice: Choice) -> None:
     """Tokenizers × languages (every registry and uploaded tokenizer by default): a heatmap and its CSV."""
     names = uploads.names()
-    if st.session_state[state.LT_BOARD_TOKENIZERS] is None or not set(st.session_state[state.LT_BOARD_TOKENIZERS]) <= set(names):
-        st.session_state[state.LT_BOARD_TOKENIZERS] = list(names)
+    chosen = st.session_state[state.LT_BOARD_TOKENIZERS]
+    # the widget mirrors LT_BOARD_TOKENIZERS, which stays None while every tokenizer is picked, so a
+    # link names the leaderboard's tokenizers only when someone narrowed them
+    st.session_state[BOARD_PICK] = list(names) if chosen is None else [k for k in chosen if k in names]
     keys = st.multiselect("Tokenizers of the leaderboard", list(names), format_func=lambda k: names.get(k, k),
-                          key=state.LT_BOARD_TOKENIZERS)
+                          key=BOARD_PICK, on_change=_board_picked, args=(list(names),))
     value = st.segmented_control("Cells", list(sf.BOARD_VALUES), format_func=sf.BOARD_VALUES.__getitem__,
                                  key=state.LT_BOARD_VALUE, required=True) or "bytes_per_token"
     if not st.session_state[state.LT_BOARD]:
@@ -132,6 +135,11 @@ def leaderboard(choice: Choice) -> None:
         f"Over the {choice.corpus.unit}s each language shares with {choice.corpus.language(choice.base).name}. "
         "Bytes and characters per token: higher is better compression; premium: lower is fairer. "
         "Rows are sorted by their mean, best first."))
+
+
+def _board_picked(names: list[str]) -> None:
+    picked = list(st.session_state[BOARD_PICK])
+    st.session_state[state.LT_BOARD_TOKENIZERS] = None if set(picked) == set(names) else picked
 
 
 def _board(choice: Choice, tokenizers: dict[str, Any]) -> pd.DataFrame:
