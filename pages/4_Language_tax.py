@@ -1,9 +1,10 @@
 """Language tax: the same content in many languages and scripts, and what it costs in tokens.
 
-Reads top to bottom: inputs (corpus, languages, base, tokenizers in the sidebar) → one table from
+Reads top to bottom: inputs (corpus, your own uploaded one included, languages, base, tokenizers in
+the sidebar) → one table from
 core.language_tax (counted once per server process, with progress) → the premium chart with the
 clicked language's tokens in place → heatmap, table, generations, practical units, your own
-translation, distributions, the compression leaderboard, your own parallel corpus, sources. The logic
+translation, distributions, the compression leaderboard, sources. The logic
 lives in ui/tax/ (views, sections, research, figures, stats_figures).
 """
 
@@ -59,10 +60,9 @@ tax_views.premium_chart(shown, tokenizer, st.session_state[state.LT_FOCUS])
 tax_research.left_out_note(marked, threshold)
 tax_views.focus_view(shown, choice, tokenizer, tokenizers)
 
-(heatmap_tab, table_tab, distribution_tab, board_tab, generations_tab, units_tab, own_tab, corpus_tab,
- sources_tab) = st.tabs(
+(heatmap_tab, table_tab, distribution_tab, board_tab, generations_tab, units_tab, own_tab, sources_tab) = st.tabs(
     ["Heatmap", "Table", "Distribution", "Leaderboard", "Generations", "Practical units", "Your own translation",
-     "Your parallel corpus", "Sources and licences"]
+     "Sources and licences"]
 )
 with heatmap_tab:
     tax_sections.heatmap(shown, tokenizer)
@@ -83,8 +83,6 @@ with distribution_tab:
     tax_research.distribution(choice, tokenizers, marked, tokenizer)
 with board_tab:
     tax_research.leaderboard(choice)
-with corpus_tab:
-    tax_research.own_corpus(tokenizers, threshold)
 with sources_tab:
     tax_sections.sources(choice.corpus, tokenizers)
 with st.expander("Why do some languages cost more?"):

@@ -271,20 +271,37 @@ def test_leaderboard_counts_every_registry_tokenizer_by_default() -> None:
     assert len(heat["data"][0]["x"]) == 3 and len(heat["data"][0]["y"]) >= 2
 
 
-def test_your_parallel_corpus_is_measured_and_bad_files_get_one_sentence() -> None:
-    at = run_page()
-    at.file_uploader(key="lt_corpus_upload").set_value(
+def test_your_parallel_corpus_is_the_pages_corpus_and_stays_out_of_the_link() -> None:
+    at = run_page(params={"page": "tax", "tokenizers": "cl100k_base,gpt2"})
+    at.file_uploader(key=views.UPLOADER).set_value(
         [("en.txt", b"The market opens early.\nRain fell.\n", "text/plain"),
          ("hi.txt", "बाज़ार जल्दी खुलता है।\nबारिश हुई।\n".encode(), "text/plain")])
     rerun(at)
     corpus = at.session_state[state.LT_UPLOADED]
     assert corpus.codes() == ("en", "hi") and corpus.language("hi").script == "Deva"
-    own = next(d.value for d in at.dataframe if "validated" in d.value.columns and set(d.value["code"]) == {"en", "hi"})
-    assert (own[own["code"] == "hi"]["premium"] > 1).all()
-    at.file_uploader(key="lt_corpus_upload").set_value([("c.tsv", b"en\tes\nHi\t\n", "text/tab-separated-values")])
+    assert at.selectbox(key=state.LT_CORPUS).value == views.YOURS  # uploading makes it the page's corpus
+    assert at.selectbox(key=state.LT_BASE).value == "en" and at.multiselect(key=state.LT_LANGUAGES).value == ["en", "hi"]
+    main = tab(at, "Table").dataframe[0].value  # the main table, chart and distribution measure it
+    assert len(main) == 2 and (main["cl100k_base ×"].iloc[1] > 1)
+    assert at.selectbox(key=state.LT_FOCUS).value == "hi" and 'lang="hi"' in segments(at)[1]
+    dist = next(d.value for d in tab(at, "Distribution").dataframe if "validated" in d.value.columns)
+    assert set(dist["code"]) == {"en", "hi"} and (dist[dist["code"] == "hi"]["median"] > 1).all()
+    params = dict(at.query_params)
+    assert params["tokenizers"] in (["cl100k_base,gpt2"], "cl100k_base,gpt2")  # the rest of the link stays
+    assert not {"corpus", "languages", "base", "focus", "preset"} & set(params), params
+    at.file_uploader(key=views.UPLOADER).set_value([("c.tsv", b"en\tes\nHi\t\n", "text/tab-separated-values")])
     rerun(at)
     assert any("row 2 has no es text" in e.value for e in at.error)
+    assert at.selectbox(key=state.LT_CORPUS).value == views.YOURS  # a refused file keeps the corpus shown
+    at.button(key="lt_corpus_forget").click()
+    rerun(at)
+    assert at.session_state[state.LT_UPLOADED] is None and at.selectbox(key=state.LT_CORPUS).value == "sample"
 
+
+def test_a_link_naming_an_uploaded_corpus_opens_the_sample_with_a_note() -> None:
+    at = run_page(params={"page": "tax", "corpus": views.YOURS})
+    assert at.selectbox(key=state.LT_CORPUS).value == "sample"
+    assert any("ignored 'corpus'" in c.value.replace("\\", "") for c in at.caption)
 
 def test_table_tab_and_its_csv_have_median_quartiles_and_share_above_2x() -> None:
     at = run_page(params={"page": "tax", "tokenizers": "cl100k_base", "languages": "en,hi,es"})

@@ -1,6 +1,8 @@
 """The Language tax page as a link: corpus, languages, base, tokenizers and the shown choices.
 
 Languages picked by hand travel as a list and switch the preset off, as picking them on the page does.
+While the page shows this session's uploaded corpus, the corpus, its languages, base and focus stay
+out of the link (the file is not in it); the rest of the link keeps working for whoever opens it.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ import streamlit as st
 
 from core import parallel_corpus
 from ui import cache, links, state
+from ui.tax import views
 
 
 def sync() -> None:
@@ -35,7 +38,9 @@ def sync() -> None:
         state.LT_BOARD_TOKENIZERS: links.one_of(cache.registry_names()),
         state.LT_OWN_TEXT: None,
         state.LT_OWN_TRANSLATION: None,
-    }, page="tax", on_apply=_languages_by_hand)
+    }, page="tax", on_apply=_languages_by_hand,
+        # an uploaded corpus is this session's only: the link leaves it (and what refers to it) out
+        keep_out=views.CORPUS_KEYS if st.session_state[state.LT_CORPUS] == views.YOURS else ())
 
 
 def _code(value: str) -> str:

@@ -1,10 +1,9 @@
 """The Language tax page's research views: validated pairs, the per-segment premium's distribution,
-the compression leaderboard, and your own parallel corpus.
+and the compression leaderboard (your own parallel corpus is the page's corpus, ``ui.tax.views``).
 
 Each function draws into the current container. Counts come from ``ui.tax.views.measure`` (the
 process-wide counts memo), statistics from ``core.tax_stats``, figures from ``ui.tax.stats_figures``.
 The leaderboard's tables are kept per corpus in a process-wide ``SizedCache`` (bounded in memory).
-An uploaded corpus lives in this session's state only.
 """
 
 from __future__ import annotations
@@ -15,8 +14,6 @@ import pandas as pd
 import streamlit as st
 
 from core import tax_stats
-from core.parallel_corpus import ParallelCorpus
-from core.parallel_upload import parallel_from_upload
 from ui import export, state, uploads, widgets
 from ui.bounded import SizedCache
 from ui.tax import figures as tf
@@ -145,43 +142,3 @@ def _board_picked(names: list[str]) -> None:
 def _board(choice: Choice, tokenizers: dict[str, Any]) -> pd.DataFrame:
     # counts into the process-wide memo, with a progress bar
     return tax_stats.leaderboard_of(measure(choice, tokenizers))
-
-
-def own_corpus(tokenizers: dict[str, Any], threshold: float | None) -> None:
-    """Upload a parallel corpus (TSV/CSV, JSONL or aligned .txt files); its tax, distribution and table."""
-    files = st.file_uploader("Your parallel corpus", type=["tsv", "csv", "jsonl", "txt"], accept_multiple_files=True,
-                             key="lt_corpus_upload",
-                             help="A .tsv or .csv with language codes as header (an optional first column id), "
-                                  "a .jsonl of {\"id\", \"lang\", \"text\"}, or one .txt per language (en.txt, …), "
-                                  "one segment a line. Kept in this browser session only.")
-    if files:
-        try:
-            st.session_state[state.LT_UPLOADED] = parallel_from_upload([(f.name, f.getvalue()) for f in files])
-        except ValueError as exc:
-            st.error(md_escape(str(exc)), icon=":material/error:")
-            return
-    corpus: ParallelCorpus | None = st.session_state[state.LT_UPLOADED]
-    if corpus is None:
-        st.info("Upload your own translations to measure their tax with the tokenizers of the sidebar.",
-                icon=":material/upload_file:")
-        return
-    if st.button("Forget my corpus", key="lt_corpus_forget", icon=":material/delete:"):
-        st.session_state[state.LT_UPLOADED] = None
-        st.rerun()
-    st.caption(md_escape(f"{corpus.title}: {len(corpus.languages)} languages, {len(corpus.segment_ids):,} "
-                         "segments, in this session only."))
-    if st.session_state.get("lt_own_base") not in corpus.codes():  # a new corpus: its default base
-        st.session_state["lt_own_base"] = corpus.default_base
-    base = st.selectbox("Base language of your corpus", corpus.codes(), key="lt_own_base")
-    if not tokenizers:
-        return
-    choice = Choice(corpus, base, tuple(dict.fromkeys([base, *corpus.codes()])), tuple(tokenizers))
-    marked, _ = validate(measure(choice, tokenizers), threshold)
-    first = next(iter(tokenizers))
-    memo, keys = counts_memo(), {_memo_key(k): k for k in tokenizers}
-    premiums = tax_stats.segment_premiums(corpus, memo, base=base, languages=choice.languages, tokenizers=list(keys))
-    premiums = premiums.assign(tokenizer=premiums["tokenizer"].map(keys))
-    widgets.chart(sf.distribution_figure(premiums, marked, first, unit="segment"), premiums, key="lt_own_distribution",
-                  name="your_corpus_distribution")
-    summary = research_table(marked)  # core.language_tax made the spread from the same counts
-    st.dataframe(summary, hide_index=True, key="lt_own_table")
