@@ -126,3 +126,22 @@ def test_spread_is_nan_where_no_segment_is_shared_and_equals_the_joined_summary(
                            "l", "s", fingerprint="a")
     zz = language_tax(apart, {"c": Chars()}, base="en").set_index("language").loc["zz"]
     assert np.isnan(zz["median"]) and np.isnan(zz["q1"]) and np.isnan(zz["share_above_2x"])
+
+
+def test_premium_spread_equals_numpys_percentiles_on_random_rows() -> None:
+    from core.language_tax import premium_spread
+
+    rng = np.random.default_rng(23)
+    tokens = rng.integers(0, 400, size=(40, 31))
+    base = rng.integers(0, 120, size=31)
+    shared = rng.random((40, 31)) < 0.8
+    shared[3] = False  # a language sharing nothing with the base
+    median, q1, q3, above = premium_spread(tokens, base, shared)
+    for row in range(40):
+        used = shared[row] & (base > 0)
+        values = tokens[row, used] / base[used]
+        if not len(values):
+            assert np.isnan(median[row]) and np.isnan(q1[row]) and np.isnan(above[row])
+            continue
+        assert np.allclose([median[row], q1[row], q3[row]], np.percentile(values, [50, 25, 75]))
+        assert above[row] == pytest.approx(np.mean(values > 2.0))
