@@ -162,7 +162,7 @@ def sidebar() -> Choice | None:
         _own_corpus_sidebar()
     corpus = corpus_of(key)
     if isinstance(corpus, str):
-        st.warning(f"{titles[key]} is not available here: {corpus}", icon=":material/cloud_off:")
+        st.warning(f"{md_escape(titles[key])} is not available here: {corpus}", icon=":material/cloud_off:")
         return None
     codes = corpus.codes()
     if st.session_state[state.LT_BASE] not in codes:
