@@ -67,11 +67,14 @@ tax_views.focus_view(shown, choice, tokenizer, tokenizers)
 with heatmap_tab:
     tax_sections.heatmap(shown, tokenizer)
 with table_tab:
-    st.caption(
-        f"Premium (×) = tokens of a language ÷ tokens of {base_name} for the same {choice.corpus.unit}s. "
-        "Bytes × and characters × are the same ratio for the text itself: script density, before any "
-        "tokenizer. Click a column to sort, a row to see that language's tokens above."
-    )
+    unit = choice.corpus.unit
+    st.caption(widgets.md_escape(  # the base's name may come from an uploaded corpus
+        f"Premium (×) = tokens of a language ÷ tokens of {base_name} for the same {unit}s. Bytes × and "
+        "characters × are the same ratio for the text itself: script density, before any tokenizer. Median, "
+        f"Q1 and Q3 are the premium taken {unit} by {unit} (half of the {unit}s lie between Q1 and Q3); "
+        f"segments > 2× is the share of {unit}s that cost more than twice the base's. Click a column to sort, "
+        "a row to see that language's tokens above."
+    ))
     tax_views.premium_table(table)
 with generations_tab:
     tax_sections.generations(choice)
