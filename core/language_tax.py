@@ -14,6 +14,10 @@ Definitions (stated once, here):
   the bytes ratio is the script's density (Devanagari takes three bytes a letter); a premium far
   above it (``premium_beyond_bytes`` > 1) is the tokenizer's vocabulary giving the language fewer,
   shorter tokens.
+- **median**, **q1**, **q3**, **share_above_2x**: the spread of the *per-segment* premium (a
+  segment's tokens over the base's tokens for that segment, on the segments shared with the base
+  where the base has a token): its median, first and third quartiles (linear interpolation, as
+  ``numpy.percentile``) and the share of segments above 2x. NaN when no segment qualifies.
 - **unknown_share**: unknown tokens over tokens. A tokenizer that turns a script into ``[UNK]``
   looks like a great compressor of it while it has lost the text; this column says so.
 
@@ -35,6 +39,7 @@ from core.parallel_corpus import ParallelCorpus
 from core.types import ADDED, UNKNOWN
 
 Progress = Callable[[float, str], None]
+ABOVE = 2.0  # the share of segments whose premium exceeds this is reported
 Counter = Callable[[str], tuple[int, int]]
 
 # Generations of one vendor's tokenizers, oldest first (registry keys), for the slope chart.
@@ -44,7 +49,7 @@ GENERATIONS: Mapping[str, tuple[str, ...]] = {
 }
 COLUMNS = (
     "language", "name", "bcp47", "script", "script_name", "direction", "is_base", "tokenizer", "tokenizer_name",
-    "segments", "tokens", "base_tokens", "premium", "unknown", "unknown_share", "chars", "base_chars",
+    "segments", "tokens", "base_tokens", "premium", "median", "q1", "q3", "share_above_2x", "unknown", "unknown_share", "chars", "base_chars",
     "chars_ratio", "bytes", "base_bytes", "bytes_ratio", "premium_beyond_bytes", "words", "base_words", "lossless",
 )
 
@@ -172,6 +177,7 @@ def _frame(
     base_tokens = np.einsum("ks,ls->l", counts[chosen.index(base), :1], shared)
     languages = [corpus.language(code) for code in chosen]
     premium = _ratio(tokens[:, 0], base_tokens)
+    median, q1, q3, above = premium_spread(counts[:, 0], counts[chosen.index(base), 0], shared)
     bytes_ratio = _ratio(mine[:, 2], theirs[:, 2])
     return pd.DataFrame({
         "language": list(chosen), "name": [lang.name for lang in languages],
@@ -179,12 +185,45 @@ def _frame(
         "script_name": [lang.script_name for lang in languages],
         "direction": [lang.direction for lang in languages], "is_base": [code == base for code in chosen],
         "tokenizer": key, "tokenizer_name": getattr(tokenizer, "name", key), "segments": shared.sum(axis=1),
-        "tokens": tokens[:, 0], "base_tokens": base_tokens, "premium": premium, "unknown": tokens[:, 1],
+        "tokens": tokens[:, 0], "base_tokens": base_tokens, "premium": premium, "median": median, "q1": q1, "q3": q3, "share_above_2x": above,
+        "unknown": tokens[:, 1],
         "unknown_share": _ratio(tokens[:, 1], tokens[:, 0]), "chars": mine[:, 1], "base_chars": theirs[:, 1],
         "chars_ratio": _ratio(mine[:, 1], theirs[:, 1]), "bytes": mine[:, 2], "base_bytes": theirs[:, 2],
         "bytes_ratio": bytes_ratio, "premium_beyond_bytes": _ratio(premium, bytes_ratio), "words": mine[:, 3],
         "base_words": theirs[:, 3], "lossless": bool(getattr(tokenizer, "lossless", False)),
     })
+
+
+def premium_spread(
+    tokens: np.ndarray, base_tokens: np.ndarray, shared: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per language: median, Q1, Q3 of the per-segment premium and the share of segments above 2x.
+
+    ``tokens`` (languages, segments), ``base_tokens`` (segments), ``shared`` (languages, segments)
+    booleans; a segment counts where it is shared and the base has a token (as
+    ``core.tax_stats.segment_premiums``, which the distribution plot draws).
+
+    >>> spread = premium_spread(np.array([[1, 2, 3, 4]]), np.array([1, 1, 1, 1]), np.array([[True] * 4]))
+    >>> [float(v[0]) for v in spread]
+    [2.5, 1.75, 3.25, 0.5]
+    """
+    used = shared & (base_tokens > 0)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        premiums = np.where(used, tokens / np.where(base_tokens > 0, base_tokens, 1)[None, :], np.nan)
+    n = used.sum(axis=1)
+    # subtle: numpy's nanpercentile loops over the rows in Python (it was two thirds of a warm
+    # leaderboard); sorting puts each row's NaNs last, so its first n values are its segments and
+    # the quantile is the same linear interpolation between the two nearest ranks
+    ordered, rows = np.sort(premiums, axis=1), np.flatnonzero(n > 0)
+    quartiles = np.full((3, len(tokens)), np.nan)
+    for k, q in enumerate((0.5, 0.25, 0.75)):
+        place = q * (n[rows] - 1)
+        low = np.floor(place).astype(np.int64)
+        high = np.minimum(low + 1, n[rows] - 1)
+        a, b = ordered[rows, low], ordered[rows, high]
+        quartiles[k, rows] = a + (b - a) * (place - low)
+    above = np.where(n > 0, (premiums > ABOVE).sum(axis=1) / np.maximum(n, 1), np.nan)
+    return quartiles[0], quartiles[1], quartiles[2], above
 
 
 def _ratio(a: np.ndarray, b: np.ndarray) -> np.ndarray:

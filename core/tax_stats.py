@@ -4,8 +4,9 @@ and a compression leaderboard; all built from ``core.language_tax``'s per-segmen
 - **Per-segment premium**: for each segment a language shares with the base, its tokens over the
   base's tokens for that segment (segments where the base has no token are left out).
   ``segment_premiums`` reads the counts ``language_tax`` left in its ``memo``, so nothing is
-  counted twice; ``distribution_summary`` gives the median, quartiles and the share of segments
-  above 2x per language and tokenizer.
+  counted twice. ``language_tax``'s table already holds their median, quartiles and share above
+  2x (``core.language_tax.premium_spread``); ``distribution_summary`` computes the same from
+  these premiums (a test holds the two equal).
 - **Validated pairs** (``validated``): a language x tokenizer pair whose unknown-token share is above a
   threshold (10 % by default) is marked invalid, as multilingual tokenization studies leave out
   pairs where the tokenizer cannot represent the text: its premium would look cheap because text was lost.
@@ -23,11 +24,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from core.language_tax import language_tax
+from core.language_tax import ABOVE, language_tax
 from core.parallel_types import ParallelCorpus
 
 DEFAULT_UNKNOWN_THRESHOLD = 0.10
-ABOVE = 2.0  # the share of segments whose premium exceeds this is reported
 
 
 def segment_premiums(
@@ -85,9 +85,12 @@ def distribution_summary(premiums: pd.DataFrame) -> pd.DataFrame:
 
 
 def with_distribution(table: pd.DataFrame, premiums: pd.DataFrame) -> pd.DataFrame:
-    """``table`` (a ``language_tax`` table) with the columns of ``distribution_summary`` joined on."""
+    """``table`` (a ``language_tax`` table) with the columns of ``distribution_summary`` (re)computed
+    from ``premiums`` and joined on, in place of the table's own."""
     summary = distribution_summary(premiums)
-    return table.merge(summary, on=["language", "tokenizer"], how="left")
+    own = [c for c in summary.columns if c in table.columns and c not in ("language", "tokenizer")]
+    joined = table.drop(columns=own).merge(summary, on=["language", "tokenizer"], how="left")
+    return joined[[*table.columns, *(c for c in joined.columns if c not in table.columns)]]
 
 
 def validated(table: pd.DataFrame, *, threshold: float = DEFAULT_UNKNOWN_THRESHOLD) -> pd.DataFrame:

@@ -1,9 +1,10 @@
 """Language tax: the same content in many languages and scripts, and what it costs in tokens.
 
-Reads top to bottom: inputs (corpus, languages, base, tokenizers in the sidebar) → one table from
+Reads top to bottom: inputs (corpus, your own uploaded one included, languages, base, tokenizers in
+the sidebar) → one table from
 core.language_tax (counted once per server process, with progress) → the premium chart with the
 clicked language's tokens in place → heatmap, table, generations, practical units, your own
-translation, distributions, the compression leaderboard, your own parallel corpus, sources. The logic
+translation, distributions, the compression leaderboard, sources. The logic
 lives in ui/tax/ (views, sections, research, figures, stats_figures).
 """
 
@@ -59,19 +60,21 @@ tax_views.premium_chart(shown, tokenizer, st.session_state[state.LT_FOCUS])
 tax_research.left_out_note(marked, threshold)
 tax_views.focus_view(shown, choice, tokenizer, tokenizers)
 
-(heatmap_tab, table_tab, distribution_tab, board_tab, generations_tab, units_tab, own_tab, corpus_tab,
- sources_tab) = st.tabs(
+(heatmap_tab, table_tab, distribution_tab, board_tab, generations_tab, units_tab, own_tab, sources_tab) = st.tabs(
     ["Heatmap", "Table", "Distribution", "Leaderboard", "Generations", "Practical units", "Your own translation",
-     "Your parallel corpus", "Sources and licences"]
+     "Sources and licences"]
 )
 with heatmap_tab:
     tax_sections.heatmap(shown, tokenizer)
 with table_tab:
-    st.caption(
-        f"Premium (×) = tokens of a language ÷ tokens of {base_name} for the same {choice.corpus.unit}s. "
-        "Bytes × and characters × are the same ratio for the text itself: script density, before any "
-        "tokenizer. Click a column to sort, a row to see that language's tokens above."
-    )
+    unit = choice.corpus.unit
+    st.caption(widgets.md_escape(  # the base's name may come from an uploaded corpus
+        f"Premium (×) = tokens of a language ÷ tokens of {base_name} for the same {unit}s. Bytes × and "
+        "characters × are the same ratio for the text itself: script density, before any tokenizer. Median, "
+        f"Q1 and Q3 are the premium taken {unit} by {unit} (half of the {unit}s lie between Q1 and Q3); "
+        f"segments > 2× is the share of {unit}s that cost more than twice the base's. Click a column to sort, "
+        "a row to see that language's tokens above."
+    ))
     tax_views.premium_table(table)
 with generations_tab:
     tax_sections.generations(choice)
@@ -83,8 +86,6 @@ with distribution_tab:
     tax_research.distribution(choice, tokenizers, marked, tokenizer)
 with board_tab:
     tax_research.leaderboard(choice)
-with corpus_tab:
-    tax_research.own_corpus(tokenizers, threshold)
 with sources_tab:
     tax_sections.sources(choice.corpus, tokenizers)
 with st.expander("Why do some languages cost more?"):

@@ -362,8 +362,9 @@ def tax(
     if not loaded:
         raise typer.Exit(UNAVAILABLE)
     frame = language_tax(loaded_corpus, loaded, base=base, languages=[c for c in chosen if c != base])
-    columns = ["language", "name", "script", "tokenizer", "tokens", "premium", "bytes_ratio", "unknown_share"]
-    rows = [{c: (round(v, 3) if isinstance(v, float) else v) for c, v in row.items()}
+    columns = ["language", "name", "script", "tokenizer", "tokens", "premium", "median", "q1", "q3",
+               "share_above_2x", "bytes_ratio", "unknown_share"]
+    rows = [{c: ((None if v != v else round(v, 3)) if isinstance(v, float) else v) for c, v in row.items()}  # NaN: null
             for row in frame[columns].to_dict("records")]
     rows.sort(key=lambda r: (r["tokenizer"], -r["premium"]))
     origin = {"title": loaded_corpus.title, "source": loaded_corpus.source, "licence": loaded_corpus.licence,

@@ -24,7 +24,7 @@ import json
 import re
 import urllib.parse
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 import streamlit as st
@@ -136,7 +136,7 @@ def _bounded(text: str) -> str:
 
 def sync(
     defaults: Mapping[str, Any], checks: Mapping[str, Check | None], *, page: str,
-    on_apply: Callable[[], list[str]] | None = None,
+    on_apply: Callable[[], list[str]] | None = None, keep_out: Collection[str] = (),
 ) -> bool:
     """Apply a newly opened link's parameters to the keys in ``checks``, then write the state back.
 
@@ -144,6 +144,8 @@ def sync(
     ``checks[key]`` cleans a value or refuses it (``one_of``, ``in_range``). Returns whether a link
     was applied on this run. ``on_apply()`` runs right after a link is applied, for pages that
     derive more state from it (the BPE page's trained model), and returns notes of its own.
+    ``keep_out``: keys of ``checks`` whose values are not written into the URL on this run (state
+    that only this session has, such as an uploaded file's; a link then opens their defaults).
     """
     keys = {param_name(k): k for k in checks}
     if PAGE in keys or PRESENT in keys:  # the pager once called "page" broke every link of its page
@@ -160,7 +162,7 @@ def sync(
         if on_apply is not None:
             notes += on_apply()
         st.session_state[NOTES] = notes
-    seen[page], dropped = _write(defaults, keys, page)
+    seen[page], dropped = _write(defaults, {n: k for n, k in keys.items() if k not in keep_out}, page)
     with st.sidebar:
         copy_link([*st.session_state.get(NOTES, []), *dropped])
         if st.session_state.get(state.PRESENTATION):  # a speaker's view: the link for the room's phones

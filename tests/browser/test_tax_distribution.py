@@ -7,6 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.browser.settle import wait_settled
+
 pytestmark = pytest.mark.browser
 
 # The box plot's traces as plotly holds them in the page: box count, medians in drawing order.
@@ -35,6 +37,7 @@ def distribution(browser: object, app_url: str) -> Iterator[object]:
     page.get_by_role("tab", name="Distribution").click()
     # subtle: the base language's box is flat (1× everywhere), so wait for the traces to exist, not to show
     page.wait_for_selector(".js-plotly-plot .boxlayer .trace", state="attached")
+    wait_settled(page)
     try:
         yield page
     finally:
@@ -54,4 +57,5 @@ def test_the_distribution_plot_draws_a_box_per_language_sorted_by_median(distrib
                        if (b.length) return b[0].name === 'English'; } return false; }""",
         timeout=60_000,
     )
+    wait_settled(page)  # the median-sorted plot of the run before is gone, not read instead of the new one
     assert page.evaluate(BOXES_JS)["boxes"] == 42

@@ -89,3 +89,59 @@ def test_udhr_distribution_under_a_real_tokenizer(data_dir) -> None:
     assert summary.loc["hin", "q1"] <= summary.loc["hin", "median"] <= summary.loc["hin", "q3"]
     assert summary.loc["hin", "median"] > 2 * summary.loc["spa", "median"]
     assert np.isclose(summary.loc["eng", "median"], 1.0)
+
+
+def test_table_spread_columns_are_numpys_quartiles_of_the_per_segment_premium() -> None:
+    # known data: 9 segments, the base "a" × k, the other language's lengths chosen by hand
+    en = {str(k): "a" * k for k in range(1, 10)}
+    de_lengths = [1, 5, 2, 9, 3, 30, 4, 8, 27]
+    de = {str(k): "b" * n for k, n in zip(range(1, 10), de_lengths, strict=True)}
+    de.pop("5")  # a segment missing from one language is not in its spread
+    languages = tuple(ParallelLanguage(c, c, c, "Latn", "ltr") for c in ("en", "de"))
+    c = ParallelCorpus("k", "k", "sentence", languages, tuple(en), {"en": en, "de": de}, "l", "s", fingerprint="k")
+    memo: dict = {}
+    row = language_tax(c, {"c": Chars()}, base="en", memo=memo).set_index("language").loc["de"]
+    expected = np.array([n / k for k, n in zip(range(1, 10), de_lengths, strict=True) if k != 5])
+    assert row["median"] == pytest.approx(np.median(expected))
+    assert row["q1"] == pytest.approx(np.percentile(expected, 25))
+    assert row["q3"] == pytest.approx(np.percentile(expected, 75))
+    assert row["share_above_2x"] == pytest.approx(np.mean(expected > 2.0))
+    # the same numbers as the distribution plot's premiums give
+    premiums = tax_stats.segment_premiums(c, memo, base="en", languages=["de"], tokenizers=["c"])
+    plotted = tax_stats.distribution_summary(premiums).iloc[0]
+    for column in ("median", "q1", "q3", "share_above_2x"):
+        assert row[column] == pytest.approx(plotted[column])
+
+
+def test_spread_is_nan_where_no_segment_is_shared_and_equals_the_joined_summary() -> None:
+    c, memo = corpus(), {}
+    table = language_tax(c, {"c": Chars()}, base="en", memo=memo)
+    premiums = tax_stats.segment_premiums(c, memo, base="en", languages=["en", "de", "xx"], tokenizers=["c"])
+    joined = tax_stats.with_distribution(table, premiums)
+    assert list(joined.columns) == list(table.columns)  # recomputed in place, never median_x / median_y
+    for column in ("median", "q1", "q3", "share_above_2x"):
+        assert np.allclose(joined[column], table[column])
+    languages = tuple(ParallelLanguage(x, x, x, "Latn", "ltr") for x in ("en", "zz"))
+    apart = ParallelCorpus("a", "a", "sentence", languages, ("1", "2"), {"en": {"1": "ab"}, "zz": {"2": "cd"}},
+                           "l", "s", fingerprint="a")
+    zz = language_tax(apart, {"c": Chars()}, base="en").set_index("language").loc["zz"]
+    assert np.isnan(zz["median"]) and np.isnan(zz["q1"]) and np.isnan(zz["share_above_2x"])
+
+
+def test_premium_spread_equals_numpys_percentiles_on_random_rows() -> None:
+    from core.language_tax import premium_spread
+
+    rng = np.random.default_rng(23)
+    tokens = rng.integers(0, 400, size=(40, 31))
+    base = rng.integers(0, 120, size=31)
+    shared = rng.random((40, 31)) < 0.8
+    shared[3] = False  # a language sharing nothing with the base
+    median, q1, q3, above = premium_spread(tokens, base, shared)
+    for row in range(40):
+        used = shared[row] & (base > 0)
+        values = tokens[row, used] / base[used]
+        if not len(values):
+            assert np.isnan(median[row]) and np.isnan(q1[row]) and np.isnan(above[row])
+            continue
+        assert np.allclose([median[row], q1[row], q3[row]], np.percentile(values, [50, 25, 75]))
+        assert above[row] == pytest.approx(np.mean(values > 2.0))

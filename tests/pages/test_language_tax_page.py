@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from core.parallel_corpus import load_parallel
 from tests.pages.apptest import open_page, rerun
 from ui import state
-from ui.tax import views
+from ui.tax import research, views
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "4_Language_tax.py")
@@ -261,25 +261,95 @@ def test_validated_pairs_leave_out_unknown_heavy_pairs_and_mark_them() -> None:
 
 def test_leaderboard_counts_every_registry_tokenizer_by_default() -> None:
     at = run_page(params={"page": "tax", "languages": "en,hi,es", "board": "1", "board_value": "chars_per_token"})
-    chosen = at.multiselect(key=state.LT_BOARD_TOKENIZERS).value
+    chosen = at.multiselect(key=research.BOARD_PICK).value
     from ui import cache
 
     assert set(chosen) == set(cache.registry_names())
+    assert "board_tokenizers" not in at.query_params  # every tokenizer: nothing to say in the link
     heat = next(s for s in chart_specs(at) if "compresses best" in s["layout"]["title"]["text"])
     assert "characters per token" in heat["layout"]["title"]["text"]
     assert len(heat["data"][0]["x"]) == 3 and len(heat["data"][0]["y"]) >= 2
 
 
-def test_your_parallel_corpus_is_measured_and_bad_files_get_one_sentence() -> None:
-    at = run_page()
-    at.file_uploader(key="lt_corpus_upload").set_value(
+def test_your_parallel_corpus_is_the_pages_corpus_and_stays_out_of_the_link() -> None:
+    at = run_page(params={"page": "tax", "tokenizers": "cl100k_base,gpt2"})
+    at.file_uploader(key=views.UPLOADER).set_value(
         [("en.txt", b"The market opens early.\nRain fell.\n", "text/plain"),
          ("hi.txt", "बाज़ार जल्दी खुलता है।\nबारिश हुई।\n".encode(), "text/plain")])
     rerun(at)
     corpus = at.session_state[state.LT_UPLOADED]
     assert corpus.codes() == ("en", "hi") and corpus.language("hi").script == "Deva"
-    own = next(d.value for d in at.dataframe if "validated" in d.value.columns and set(d.value["code"]) == {"en", "hi"})
-    assert (own[own["code"] == "hi"]["premium"] > 1).all()
-    at.file_uploader(key="lt_corpus_upload").set_value([("c.tsv", b"en\tes\nHi\t\n", "text/tab-separated-values")])
+    assert at.selectbox(key=state.LT_CORPUS).value == views.YOURS  # uploading makes it the page's corpus
+    assert at.selectbox(key=state.LT_BASE).value == "en" and at.multiselect(key=state.LT_LANGUAGES).value == ["en", "hi"]
+    main = tab(at, "Table").dataframe[0].value  # the main table, chart and distribution measure it
+    assert len(main) == 2 and (main["cl100k_base ×"].iloc[1] > 1)
+    assert at.selectbox(key=state.LT_FOCUS).value == "hi" and 'lang="hi"' in segments(at)[1]
+    dist = next(d.value for d in tab(at, "Distribution").dataframe if "validated" in d.value.columns)
+    assert set(dist["code"]) == {"en", "hi"} and (dist[dist["code"] == "hi"]["median"] > 1).all()
+    params = dict(at.query_params)
+    assert params["tokenizers"] in (["cl100k_base,gpt2"], "cl100k_base,gpt2")  # the rest of the link stays
+    assert not {"corpus", "languages", "base", "focus", "preset"} & set(params), params
+    at.file_uploader(key=views.UPLOADER).set_value([("c.tsv", b"en\tes\nHi\t\n", "text/tab-separated-values")])
     rerun(at)
     assert any("row 2 has no es text" in e.value for e in at.error)
+    assert at.selectbox(key=state.LT_CORPUS).value == views.YOURS  # a refused file keeps the corpus shown
+    at.button(key="lt_corpus_forget").click()
+    rerun(at)
+    assert at.session_state[state.LT_UPLOADED] is None and at.selectbox(key=state.LT_CORPUS).value == "sample"
+
+
+def test_a_link_naming_an_uploaded_corpus_opens_the_sample_with_a_note() -> None:
+    at = run_page(params={"page": "tax", "corpus": views.YOURS})
+    assert at.selectbox(key=state.LT_CORPUS).value == "sample"
+    assert any("ignored 'corpus'" in c.value.replace("\\", "") for c in at.caption)
+
+def test_table_tab_and_its_csv_have_median_quartiles_and_share_above_2x() -> None:
+    at = run_page(params={"page": "tax", "tokenizers": "cl100k_base", "languages": "en,hi,es"})
+    table = tab(at, "Table").dataframe[0].value.set_index("language")
+    spread = ["cl100k_base median ×", "cl100k_base Q1 ×", "cl100k_base Q3 ×", "cl100k_base segments > 2×"]
+    assert set(spread) <= set(table.columns), list(table.columns)
+    hindi = table.loc["Hindi"]
+    assert hindi[spread[1]] <= hindi[spread[0]] <= hindi[spread[2]] and 0.0 <= hindi[spread[3]] <= 1.0
+    assert any("full table" in b.proto.label for b in at.get("download_button"))
+
+
+def test_the_full_tables_csv_holds_the_spread_columns() -> None:
+    import io
+
+    import pandas as pd
+
+    from core.language_tax import language_tax
+    from ui import export
+
+    class Chars:
+        name, lossless = "chars", True
+
+        def count(self, text: str) -> int:
+            return len(text)
+
+    table = language_tax(load_parallel("sample"), {"c": Chars()}, base="en", languages=["hi"])
+    csv = pd.read_csv(io.StringIO(export.frame_csv(table)))  # what "Download the full table (CSV)" sends
+    hindi = csv[csv["language"] == "hi"].iloc[0]
+    expected = table[table["language"] == "hi"].iloc[0]
+    for column in ("median", "q1", "q3", "share_above_2x"):
+        assert hindi[column] == pytest.approx(expected[column])
+
+
+def test_a_link_restores_validation_distribution_order_and_the_leaderboards_choices() -> None:
+    link = {"page": "tax", "tokenizers": "cl100k_base", "languages": "en,hi,es", "validate": "1",
+            "unknown_max": "5.0", "dist_order": "corpus", "board": "1", "board_value": "premium",
+            "board_tokenizers": "cl100k_base,gpt2"}
+    at = run_page(params=link)
+    assert at.toggle(key=state.LT_VALIDATE).value is True
+    assert at.number_input(key=state.LT_UNKNOWN_MAX).value == 5.0
+    assert at.segmented_control(key=state.LT_DIST_ORDER).value == "corpus"
+    assert at.segmented_control(key=state.LT_BOARD_VALUE).value == "premium"
+    assert at.multiselect(key=research.BOARD_PICK).value == ["cl100k_base", "gpt2"]
+    heat = next(s for s in chart_specs(at) if "compresses best" in s["layout"]["title"]["text"])
+    assert "premium over the base" in heat["layout"]["title"]["text"] and len(heat["data"][0]["y"]) == 2
+    for name, value in link.items():  # the address bar still holds all of it
+        assert at.query_params[name] in ([value], value), name
+    at.multiselect(key=research.BOARD_PICK).select("o200k_base")
+    rerun(at)
+    assert at.query_params["board_tokenizers"] in (["cl100k_base,gpt2,o200k_base"], "cl100k_base,gpt2,o200k_base")
+

@@ -172,6 +172,12 @@ def test_tax_on_the_built_in_sample() -> None:
     assert by[("cl100k_base", "en")]["premium"] == 1.0
     assert by[("cl100k_base", "hi")]["premium"] > by[("o200k_base", "hi")]["premium"] > 1.0
     assert by[("cl100k_base", "es")]["premium"] < by[("cl100k_base", "hi")]["premium"]
+    hi = by[("cl100k_base", "hi")]  # the spread of the per-sentence premium (issue 23)
+    assert hi["q1"] <= hi["median"] <= hi["q3"] and 0.0 <= hi["share_above_2x"] <= 1.0
+    assert by[("cl100k_base", "en")]["median"] == 1.0 and by[("cl100k_base", "en")]["share_above_2x"] == 0.0
+    header = run("tax", "-t", "cl100k_base", "-l", "hi").stdout.splitlines()[0].split()
+    assert header[header.index("premium"):header.index("premium") + 5] == ["premium", "median", "q1", "q3",
+                                                                         "share_above_2x"]
     assert run("tax", "-l", "xx-none").exit_code == USAGE
     assert run("tax", "--corpus", "nope").exit_code == USAGE
 

@@ -370,9 +370,15 @@ def _spread(values: np.ndarray, *, gap: float) -> dict[int, float]:
     return dict(sorted(placed.items()))
 
 
+# the per-segment spread's columns of a language_tax table and their labels in the wide table; the
+# ratio labels end in " ×", the share's in "2×" (ui.tax.views formats them by that)
+SPREAD = {"median": "median ×", "q1": "Q1 ×", "q3": "Q3 ×", "share_above_2x": "segments > 2×"}
+
+
 def wide_table(table: pd.DataFrame) -> pd.DataFrame:
     """One row per language: script, bytes and characters ratios, then the premium under each
-    tokenizer, and the unknown-token share of each tokenizer that has any."""
+    tokenizer, then under each tokenizer the per-segment premium's median, quartiles and share of
+    segments above 2× (``SPREAD``), and the unknown-token share of each tokenizer that has any."""
     first = table.drop_duplicates("language").set_index("language")
     out = pd.DataFrame({
         "language": first["name"], "script": first["script_name"], "bytes ×": first["bytes_ratio"],
@@ -381,8 +387,12 @@ def wide_table(table: pd.DataFrame) -> pd.DataFrame:
     names = table.drop_duplicates("tokenizer").set_index("tokenizer")["tokenizer_name"]
     premium = table.pivot(index="language", columns="tokenizer", values="premium")
     unknown = table.pivot(index="language", columns="tokenizer", values="unknown_share")
+    spread = {column: table.pivot(index="language", columns="tokenizer", values=column) for column in SPREAD}
     for key in dict.fromkeys(table["tokenizer"]):
         out[f"{short_name(key, names[key])} ×"] = premium[key]
+    for key in dict.fromkeys(table["tokenizer"]):
+        for column, label in SPREAD.items():
+            out[f"{short_name(key, names[key])} {label}"] = spread[column][key]
     for key in dict.fromkeys(table["tokenizer"]):
         if (unknown[key].fillna(0) > 0).any():
             out[f"{short_name(key, names[key])} unknown"] = unknown[key]

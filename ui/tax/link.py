@@ -1,6 +1,8 @@
 """The Language tax page as a link: corpus, languages, base, tokenizers and the shown choices.
 
 Languages picked by hand travel as a list and switch the preset off, as picking them on the page does.
+While the page shows this session's uploaded corpus, the corpus, its languages, base and focus stay
+out of the link (the file is not in it); the rest of the link keeps working for whoever opens it.
 """
 
 from __future__ import annotations
@@ -9,11 +11,13 @@ import streamlit as st
 
 from core import parallel_corpus
 from ui import cache, links, state
+from ui.tax import views
 
 
 def sync() -> None:
     """Read a newly opened link into the page's keys, then write the state back."""
-    defaults = state.language_tax_defaults() | {state.LT_LANGUAGES: []}  # a list when set: typed as one
+    # a list when set (None until then): typed as one
+    defaults = state.language_tax_defaults() | {state.LT_LANGUAGES: [], state.LT_BOARD_TOKENIZERS: []}
     links.sync(defaults, {
         state.LT_CORPUS: links.one_of([entry.key for entry in parallel_corpus.parallel_catalog()]),
         state.LT_PRESET: links.one_of(parallel_corpus.PRESETS),
@@ -31,9 +35,12 @@ def sync() -> None:
         state.LT_DIST_ORDER: links.one_of(["median", "corpus"]),
         state.LT_BOARD: links.one_of([True, False]),
         state.LT_BOARD_VALUE: links.one_of(["bytes_per_token", "chars_per_token", "premium"]),
+        state.LT_BOARD_TOKENIZERS: links.one_of(cache.registry_names()),
         state.LT_OWN_TEXT: None,
         state.LT_OWN_TRANSLATION: None,
-    }, page="tax", on_apply=_languages_by_hand)
+    }, page="tax", on_apply=_languages_by_hand,
+        # an uploaded corpus is this session's only: the link leaves it (and what refers to it) out
+        keep_out=views.CORPUS_KEYS if st.session_state[state.LT_CORPUS] == views.YOURS else ())
 
 
 def _code(value: str) -> str:

@@ -1,10 +1,9 @@
 """The Language tax page's research views: validated pairs, the per-segment premium's distribution,
-the compression leaderboard, and your own parallel corpus.
+and the compression leaderboard (your own parallel corpus is the page's corpus, ``ui.tax.views``).
 
 Each function draws into the current container. Counts come from ``ui.tax.views.measure`` (the
 process-wide counts memo), statistics from ``core.tax_stats``, figures from ``ui.tax.stats_figures``.
 The leaderboard's tables are kept per corpus in a process-wide ``SizedCache`` (bounded in memory).
-An uploaded corpus lives in this session's state only.
 """
 
 from __future__ import annotations
@@ -15,8 +14,6 @@ import pandas as pd
 import streamlit as st
 
 from core import tax_stats
-from core.parallel_corpus import ParallelCorpus
-from core.parallel_upload import parallel_from_upload
 from ui import export, state, uploads, widgets
 from ui.bounded import SizedCache
 from ui.tax import figures as tf
@@ -25,6 +22,7 @@ from ui.tax.views import Choice, _memo_key, counts_memo, loaded_tokenizers, meas
 from ui.widgets import md_escape
 
 BOARD_MB = 32  # leaderboard tables of every corpus, together
+BOARD_PICK = "lt_board_pick"  # the leaderboard's multiselect (state.LT_BOARD_TOKENIZERS keeps the choice)
 ORDERS = {"median": "sorted by median", "corpus": "corpus order"}
 
 
@@ -75,7 +73,7 @@ def distribution(choice: Choice, tokenizers: dict[str, Any], marked: pd.DataFram
     st.caption(f"Each box is one language's premium {choice.corpus.unit} by {choice.corpus.unit} (its tokens over "
                f"the base's for the same {choice.corpus.unit}): the box holds the middle half, ◆ marks the median. "
                "Grey boxes marked ⚠ have more unknown tokens than the threshold.")
-    summary = research_table(tax_stats.with_distribution(marked, premiums))
+    summary = research_table(marked)  # core.language_tax made the spread from the same counts
     st.dataframe(summary, hide_index=True, height=min(35 * (len(summary) + 1) + 3, 500), column_config={
         **{c: st.column_config.NumberColumn(c, format="%.2f×") for c in ("premium", "median", "q1", "q3")},
         "above 2×": st.column_config.NumberColumn(format="percent"),
@@ -106,10 +104,12 @@ def boards() -> SizedCache[pd.DataFrame]:
 def leaderboard(choice: Choice) -> None:
     """Tokenizers × languages (every registry and uploaded tokenizer by default): a heatmap and its CSV."""
     names = uploads.names()
-    if st.session_state[state.LT_BOARD_TOKENIZERS] is None or not set(st.session_state[state.LT_BOARD_TOKENIZERS]) <= set(names):
-        st.session_state[state.LT_BOARD_TOKENIZERS] = list(names)
+    chosen = st.session_state[state.LT_BOARD_TOKENIZERS]
+    # the widget mirrors LT_BOARD_TOKENIZERS, which stays None while every tokenizer is picked, so a
+    # link names the leaderboard's tokenizers only when someone narrowed them
+    st.session_state[BOARD_PICK] = list(names) if chosen is None else [k for k in chosen if k in names]
     keys = st.multiselect("Tokenizers of the leaderboard", list(names), format_func=lambda k: names.get(k, k),
-                          key=state.LT_BOARD_TOKENIZERS)
+                          key=BOARD_PICK, on_change=_board_picked, args=(list(names),))
     value = st.segmented_control("Cells", list(sf.BOARD_VALUES), format_func=sf.BOARD_VALUES.__getitem__,
                                  key=state.LT_BOARD_VALUE, required=True) or "bytes_per_token"
     if not st.session_state[state.LT_BOARD]:
@@ -134,46 +134,11 @@ def leaderboard(choice: Choice) -> None:
         "Rows are sorted by their mean, best first."))
 
 
+def _board_picked(names: list[str]) -> None:
+    picked = list(st.session_state[BOARD_PICK])
+    st.session_state[state.LT_BOARD_TOKENIZERS] = None if set(picked) == set(names) else picked
+
+
 def _board(choice: Choice, tokenizers: dict[str, Any]) -> pd.DataFrame:
     # counts into the process-wide memo, with a progress bar
     return tax_stats.leaderboard_of(measure(choice, tokenizers))
-
-
-def own_corpus(tokenizers: dict[str, Any], threshold: float | None) -> None:
-    """Upload a parallel corpus (TSV/CSV, JSONL or aligned .txt files); its tax, distribution and table."""
-    files = st.file_uploader("Your parallel corpus", type=["tsv", "csv", "jsonl", "txt"], accept_multiple_files=True,
-                             key="lt_corpus_upload",
-                             help="A .tsv or .csv with language codes as header (an optional first column id), "
-                                  "a .jsonl of {\"id\", \"lang\", \"text\"}, or one .txt per language (en.txt, …), "
-                                  "one segment a line. Kept in this browser session only.")
-    if files:
-        try:
-            st.session_state[state.LT_UPLOADED] = parallel_from_upload([(f.name, f.getvalue()) for f in files])
-        except ValueError as exc:
-            st.error(md_escape(str(exc)), icon=":material/error:")
-            return
-    corpus: ParallelCorpus | None = st.session_state[state.LT_UPLOADED]
-    if corpus is None:
-        st.info("Upload your own translations to measure their tax with the tokenizers of the sidebar.",
-                icon=":material/upload_file:")
-        return
-    if st.button("Forget my corpus", key="lt_corpus_forget", icon=":material/delete:"):
-        st.session_state[state.LT_UPLOADED] = None
-        st.rerun()
-    st.caption(md_escape(f"{corpus.title}: {len(corpus.languages)} languages, {len(corpus.segment_ids):,} "
-                         "segments, in this session only."))
-    if st.session_state.get("lt_own_base") not in corpus.codes():  # a new corpus: its default base
-        st.session_state["lt_own_base"] = corpus.default_base
-    base = st.selectbox("Base language of your corpus", corpus.codes(), key="lt_own_base")
-    if not tokenizers:
-        return
-    choice = Choice(corpus, base, tuple(dict.fromkeys([base, *corpus.codes()])), tuple(tokenizers))
-    marked, _ = validate(measure(choice, tokenizers), threshold)
-    first = next(iter(tokenizers))
-    memo, keys = counts_memo(), {_memo_key(k): k for k in tokenizers}
-    premiums = tax_stats.segment_premiums(corpus, memo, base=base, languages=choice.languages, tokenizers=list(keys))
-    premiums = premiums.assign(tokenizer=premiums["tokenizer"].map(keys))
-    widgets.chart(sf.distribution_figure(premiums, marked, first, unit="segment"), premiums, key="lt_own_distribution",
-                  name="your_corpus_distribution")
-    summary = research_table(tax_stats.with_distribution(marked, premiums))
-    st.dataframe(summary, hide_index=True, key="lt_own_table")

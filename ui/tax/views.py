@@ -20,11 +20,17 @@ import streamlit as st
 from core import language_tax as lt
 from core import parallel_corpus
 from core.fetch.sources import SourceUnavailable
+from core.parallel_upload import parallel_from_upload
 from ui import cache, export, state, uploads, widgets
 from ui.tax import figures as tf
 from ui.widgets import ASSETS_DIR, md_escape
 
 DEFAULT_PRESET = {"sample": "all", "udhr": "major languages", "pud": "all"}
+YOURS = "yours"  # the corpus picker's entry for this session's uploaded corpus (state.LT_UPLOADED)
+UPLOADER = "lt_corpus_upload"  # the corpus file uploader's widget key
+UPLOAD_ERROR = "lt_corpus_upload_error"  # why the last uploaded file was refused, or ""
+# the keys that describe the chosen corpus: left out of the link while it is the uploaded one
+CORPUS_KEYS = (state.LT_CORPUS, state.LT_PRESET, state.LT_LANGUAGES, state.LT_BASE, state.LT_FOCUS)
 CSS = ASSETS_DIR / "language_tax.css"
 FOCUS_SEGMENTS = 6  # segments of the focused language drawn as spans (the counts cover all of them)
 
@@ -64,14 +70,64 @@ def load_corpus(key: str) -> parallel_corpus.ParallelCorpus | str:
         slot.empty()
 
 
+def corpus_of(key: str) -> parallel_corpus.ParallelCorpus | str:
+    """The corpus ``key`` of the sidebar: this session's uploaded one (``YOURS``) or ``load_corpus(key)``."""
+    if key == YOURS:
+        return st.session_state[state.LT_UPLOADED] or "upload your corpus again (it is kept in a session only)"
+    return load_corpus(key)
+
+
 def _corpus_changed() -> None:
     key = st.session_state[state.LT_CORPUS]
     st.session_state[state.LT_PRESET] = DEFAULT_PRESET.get(key, "all")
     st.session_state[state.LT_LANGUAGES] = None
     st.session_state[state.LT_FOCUS] = ""
-    corpus = load_corpus(key)
+    corpus = corpus_of(key)
     if isinstance(corpus, parallel_corpus.ParallelCorpus):
         st.session_state[state.LT_BASE] = corpus.default_base
+
+
+def _corpus_uploaded() -> None:
+    """A new file (or files) in the corpus uploader: read it, and on success make it the page's corpus;
+    the files taken away: forget the corpus, back to the built-in sample."""
+    files = st.session_state.get(UPLOADER) or []
+    st.session_state[UPLOAD_ERROR] = ""
+    if not files:
+        forget_corpus()
+        return
+    try:
+        st.session_state[state.LT_UPLOADED] = parallel_from_upload([(f.name, f.getvalue()) for f in files])
+    except ValueError as exc:
+        st.session_state[UPLOAD_ERROR] = str(exc)
+        return
+    st.session_state[state.LT_CORPUS] = YOURS
+    _corpus_changed()
+
+
+def forget_corpus() -> None:
+    """Drop this session's uploaded corpus; the page goes back to the built-in sample if it showed it."""
+    st.session_state[state.LT_UPLOADED] = None
+    if st.session_state[state.LT_CORPUS] == YOURS:
+        st.session_state[state.LT_CORPUS] = "sample"
+        _corpus_changed()
+
+
+def _own_corpus_sidebar() -> None:
+    """The uploader of your own parallel corpus (in the sidebar, below the corpus picker)."""
+    mine = st.session_state[state.LT_UPLOADED]
+    with st.expander("Your own parallel corpus", expanded=bool(st.session_state.get(UPLOAD_ERROR))):
+        st.file_uploader(
+            "Your parallel corpus", type=["tsv", "csv", "jsonl", "txt"], accept_multiple_files=True, key=UPLOADER,
+            on_change=_corpus_uploaded,
+            help="A .tsv or .csv with language codes as header (an optional first column id), a .jsonl of "
+                 "{\"id\", \"lang\", \"text\"}, or one .txt per language (en.txt, …), one segment a line. "
+                 "It becomes the page's corpus, kept in this browser session only (never in a link).")
+        if st.session_state.get(UPLOAD_ERROR):
+            st.error(md_escape(st.session_state[UPLOAD_ERROR]), icon=":material/error:")
+        if mine is not None:
+            st.caption(md_escape(f"{mine.title}: {len(mine.languages)} languages, {len(mine.segment_ids):,} "
+                                 "segments, in this session only."))
+            st.button("Forget my corpus", key="lt_corpus_forget", icon=":material/delete:", on_click=forget_corpus)
 
 
 def _preset_changed() -> None:
@@ -86,15 +142,27 @@ def sidebar() -> Choice | None:
     """The corpus, languages (with presets), base language and tokenizers; ``None`` after a message
     when the corpus cannot be had."""
     entries = {entry.key: entry for entry in parallel_corpus.parallel_catalog()}
+    titles = {key: entry.title for key, entry in entries.items()}
+    mine = st.session_state[state.LT_UPLOADED]
+    if mine is not None:
+        titles[YOURS] = mine.title
+    elif st.session_state[state.LT_CORPUS] == YOURS:  # forgotten, or a session that never had it
+        st.session_state[state.LT_CORPUS] = "sample"
+        _corpus_changed()
     uploads.prune(state.LT_TOKENIZERS)
     names = uploads.names()  # the registry, then this session's uploaded tokenizers
     with st.sidebar:
-        key = st.selectbox("Parallel corpus", list(entries), format_func=lambda k: entries[k].title,
+        key = st.selectbox("Parallel corpus", list(titles), format_func=titles.__getitem__,
                            key=state.LT_CORPUS, on_change=_corpus_changed)
-        st.caption(md_escape(f"{entries[key].languages}; one segment is one {entries[key].unit}."))
-    corpus = load_corpus(key)
+        if key == YOURS:
+            st.caption(md_escape(f"{len(mine.languages)} languages, {len(mine.segment_ids):,} segments. Your "
+                                 "file stays in this session: the page's link leaves the corpus out."))
+        else:
+            st.caption(md_escape(f"{entries[key].languages}; one segment is one {entries[key].unit}."))
+        _own_corpus_sidebar()
+    corpus = corpus_of(key)
     if isinstance(corpus, str):
-        st.warning(f"{entries[key].title} is not available here: {corpus}", icon=":material/cloud_off:")
+        st.warning(f"{md_escape(titles[key])} is not available here: {corpus}", icon=":material/cloud_off:")
         return None
     codes = corpus.codes()
     if st.session_state[state.LT_BASE] not in codes:
@@ -266,8 +334,9 @@ def premium_table(table: pd.DataFrame) -> None:
     """The sortable table (a row click shows that language above), its CSV download."""
     wide = tf.wide_table(table)
     codes = list(dict.fromkeys(table["language"]))
-    config = {c: st.column_config.NumberColumn(c, format="%.2f×") for c in wide.columns if c.endswith("×")}
-    config |= {c: st.column_config.NumberColumn(c, format="percent") for c in wide.columns if c.endswith("unknown")}
+    config = {c: st.column_config.NumberColumn(c, format="%.2f×") for c in wide.columns if c.endswith(" ×")}
+    config |= {c: st.column_config.NumberColumn(c, format="percent") for c in wide.columns
+               if c.endswith((" unknown", tf.SPREAD["share_above_2x"]))}
     st.dataframe(wide, hide_index=True, column_config=config, key="lt_table",
                  on_select=functools.partial(_on_table_select, codes), selection_mode="single-row",
                  height=min(35 * (len(wide) + 1) + 3, 600))

@@ -189,3 +189,14 @@ def test_the_wide_table_and_the_practical_units(table: pd.DataFrame) -> None:
     assert words.loc["English", "GPT-2"] == pytest.approx(1000 * en["base_words"] / en["tokens"])
     cost = tf.units_frame(table, fit, "cost")
     assert cost.loc["English", "GPT-2"] == pytest.approx(en["tokens"] / en["base_words"] * 2.0)
+
+
+def test_the_wide_table_has_each_tokenizers_median_quartiles_and_share_above_2x(table: pd.DataFrame) -> None:
+    wide = tf.wide_table(table).set_index("language")
+    for label in ("GPT-2 median ×", "GPT-2 Q1 ×", "GPT-2 Q3 ×", "GPT-2 segments > 2×"):
+        assert label in wide.columns
+    row = table[(table["language"] == "hi") & (table["tokenizer"] == "gpt2")].iloc[0]
+    hindi = wide.loc[row["name"]]
+    assert hindi["GPT-2 median ×"] == row["median"] and hindi["GPT-2 Q1 ×"] == row["q1"]
+    assert hindi["GPT-2 Q3 ×"] == row["q3"] and hindi["GPT-2 segments > 2×"] == row["share_above_2x"]
+    assert hindi["GPT-2 Q1 ×"] <= hindi["GPT-2 median ×"] <= hindi["GPT-2 Q3 ×"]
