@@ -55,6 +55,7 @@ keys = st.multiselect(
     "Tokenizers", options=widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names), key=state.PG_TOKENIZERS
 )
 with st.sidebar:
+    widgets.model_finder(state.PG_TOKENIZERS, names, key="pg_find_model")
     widgets.text_upload(
         upload_key=state.PG_UPLOAD, text_key=state.PG_TEXT, big_key=state.PG_BIG_TEXT,
         error_key=state.PG_UPLOAD_ERROR, note_key=state.PG_UPLOAD_NOTE,

@@ -382,7 +382,44 @@ def tokenizer_options(names: Mapping[str, str]) -> list[str]:
 
 
 def tokenizer_label(names: Mapping[str, str]) -> Callable[[str], str]:
-    """A picker's ``format_func``: group · name · vendor · model names, so the search box finds "gpt-4o"."""
+    """A picker's ``format_func``: name · group (``core.pretrained.catalog.search_label``)."""
     from core.pretrained import catalog
 
     return lambda key: catalog.search_label(key, names.get(key, key))
+
+
+def model_finder(picker_key: str, names: Mapping[str, str], *, key: str) -> None:
+    """A field that adds to the picker ``picker_key`` the tokenizers of a model typed by its name.
+
+    The picker's chips hold no model names (``catalog.search_label``), so its own search finds
+    "gpt-4o" in "o200k_base (GPT-4o)" but not "pixtral" or "codestral": this field reads the
+    model-name table (``data/model_names.tsv``, through ``catalog.search``) and says what it added.
+    """
+    st.text_input(
+        "Find a tokenizer by model name", key=key, placeholder="e.g. gpt-4o, llama 3.1, pixtral",
+        on_change=_add_models, args=(picker_key, dict(names), key),
+        help="Adds the tokenizer each matching model uses to the picker above; the table of model "
+             "names is data/model_names.tsv.",
+    )
+    note = st.session_state.get(key + "_note")
+    if note:
+        st.caption(md_escape(note))
+
+
+def _add_models(picker_key: str, names: Mapping[str, str], key: str) -> None:
+    from core.pretrained import catalog
+
+    query = str(st.session_state.get(key) or "").strip()[:100]
+    st.session_state[key] = ""
+    if not query:
+        st.session_state[key + "_note"] = ""
+        return
+    found = [k for k in catalog.search(query) if k in names]
+    if not found:
+        st.session_state[key + "_note"] = f"No tokenizer here is known for “{query}”."
+        return
+    chosen = list(st.session_state.get(picker_key) or [])
+    added = [k for k in found if k not in chosen]
+    st.session_state[picker_key] = [*chosen, *added]
+    listed = ", ".join(names.get(k, k) for k in found)
+    st.session_state[key + "_note"] = (f"“{query}”: {listed}" + (" added." if added else " (already shown)."))
