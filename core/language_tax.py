@@ -28,6 +28,8 @@ cached one. Counting uses each tokenizer's ids-only path where it has one (no ``
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from typing import Any
 
@@ -103,6 +105,63 @@ def segment_tokens(corpus: ParallelCorpus, code: str, counter: Counter) -> np.nd
         if text is not None:
             out[:, k] = counter(text)
     return out
+
+
+class CountsMemo(MutableMapping):
+    """A ``language_tax`` memo holding at most ``max_bytes`` of counts, for a server's many sessions.
+
+    Counts are kept per corpus (the first two parts of a key: corpus key and fingerprint); when the
+    total goes over the budget, the counts of the corpus used least recently go first, never those of
+    the corpus being written. A reader that finds its counts gone calls ``language_tax`` again, which
+    counts them anew. Thread-safe (Streamlit runs sessions in threads).
+
+    >>> memo = CountsMemo(max_bytes=100)
+    >>> memo[("a", "1", "en", "t")] = np.zeros(10, dtype=np.int64)  # 80 bytes
+    >>> memo[("b", "2", "en", "t")] = np.zeros(5, dtype=np.int64)  # 40 more: corpus "a" goes
+    >>> sorted(k[0] for k in memo)
+    ['b']
+    """
+
+    def __init__(self, *, max_bytes: int) -> None:
+        self._max = max_bytes
+        self._data: dict[tuple[str, ...], np.ndarray] = {}
+        self._corpora: OrderedDict[tuple[str, ...], int] = OrderedDict()  # corpus -> bytes, oldest first
+        self._lock = threading.Lock()
+
+    def __getitem__(self, key: tuple[str, ...]) -> np.ndarray:
+        with self._lock:
+            value = self._data[key]
+            self._corpora.move_to_end(tuple(key[:2]))
+            return value
+
+    def __setitem__(self, key: tuple[str, ...], value: np.ndarray) -> None:
+        corpus = tuple(key[:2])
+        with self._lock:
+            old = self._data.get(key)
+            self._data[key] = value
+            size = self._corpora.pop(corpus, 0) + value.nbytes - (old.nbytes if old is not None else 0)
+            self._corpora[corpus] = size
+            while len(self._corpora) > 1 and sum(self._corpora.values()) > self._max:
+                gone, _ = self._corpora.popitem(last=False)
+                for k in [k for k in self._data if tuple(k[:2]) == gone]:
+                    del self._data[k]
+
+    def __delitem__(self, key: tuple[str, ...]) -> None:
+        with self._lock:
+            value = self._data.pop(key)
+            self._corpora[tuple(key[:2])] -= value.nbytes
+
+    def __iter__(self):
+        with self._lock:
+            return iter(list(self._data))
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def nbytes(self) -> int:
+        """The bytes of counts held."""
+        with self._lock:
+            return sum(self._corpora.values())
 
 
 def language_tax(

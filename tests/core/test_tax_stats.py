@@ -145,3 +145,27 @@ def test_premium_spread_equals_numpys_percentiles_on_random_rows() -> None:
             continue
         assert np.allclose([median[row], q1[row], q3[row]], np.percentile(values, [50, 25, 75]))
         assert above[row] == pytest.approx(np.mean(values > 2.0))
+
+
+def test_the_counts_memo_is_bounded_and_drops_the_least_recently_used_corpus_first() -> None:
+    """A server keeps counts for every session: uploaded corpora must not grow it without end."""
+    from core.language_tax import CountsMemo, language_tax
+    from core.parallel_corpus import parallel_from_texts
+
+    class Chars:
+        name, lossless = "chars", True
+
+        def count(self, text: str) -> int:
+            return len(text)
+
+    memo = CountsMemo(max_bytes=2_000)
+    corpora = [parallel_from_texts({"en": f"a{k}" * 3, "xx": f"bb{k}"}) for k in range(40)]
+    first = language_tax(corpora[0], {"c": Chars()}, base="en", memo=memo)
+    for corpus in corpora[1:]:
+        language_tax(corpus, {"c": Chars()}, base="en", memo=memo)
+        assert memo.nbytes() <= 2_000
+    held = {key[:2] for key in memo}
+    assert (corpora[-1].key, corpora[-1].fingerprint) in held  # the newest is kept
+    assert (corpora[0].key, corpora[0].fingerprint) not in held  # the oldest went
+    # counting again after eviction gives the same table
+    assert language_tax(corpora[0], {"c": Chars()}, base="en", memo=memo).equals(first)

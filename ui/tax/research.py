@@ -62,8 +62,13 @@ def distribution(choice: Choice, tokenizers: dict[str, Any], marked: pd.DataFram
     """Box plot of the per-segment premium under ``tokenizer``, and the table of medians and quartiles."""
     memo = counts_memo()
     keys = {_memo_key(key): key for key in tokenizers}
-    premiums = tax_stats.segment_premiums(choice.corpus, memo, base=choice.base, languages=choice.languages,
-                                          tokenizers=list(keys))
+    try:
+        premiums = tax_stats.segment_premiums(choice.corpus, memo, base=choice.base, languages=choice.languages,
+                                              tokenizers=list(keys))
+    except KeyError:  # another session's corpus pushed these counts out of the bounded memo: count again
+        measure(choice, tokenizers)
+        premiums = tax_stats.segment_premiums(choice.corpus, memo, base=choice.base, languages=choice.languages,
+                                              tokenizers=list(keys))
     premiums = premiums.assign(tokenizer=premiums["tokenizer"].map(keys))
     order = st.segmented_control("Boxes", list(ORDERS), format_func=ORDERS.__getitem__, key=state.LT_DIST_ORDER,
                                  required=True) or "median"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import html
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,10 +46,15 @@ class Choice:
     tokenizers: tuple[str, ...]
 
 
+# The counts kept for all sessions, in MB (uploaded corpora add theirs; the least recently used go first)
+COUNTS_MB = float(os.environ.get("PLAYGROUND_TAX_COUNTS_MB", "64"))
+
+
 @st.cache_resource(show_spinner=False)
-def counts_memo() -> dict[tuple[str, ...], Any]:
-    """Per-segment token counts by (corpus, fingerprint, language, tokenizer), shared by all sessions."""
-    return {}
+def counts_memo() -> lt.CountsMemo:
+    """Per-segment token counts by (corpus, fingerprint, language, tokenizer), shared by all sessions,
+    bounded by ``PLAYGROUND_TAX_COUNTS_MB``."""
+    return lt.CountsMemo(max_bytes=int(COUNTS_MB * 1e6))
 
 
 @st.cache_resource(show_spinner=False, ttl=600)
