@@ -328,7 +328,7 @@ ALGORITHMS_GRID_JS = r"""() => {
   const walker = document.createTreeWalker(grid, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
-    if (!node.textContent.trim() || !el.offsetParent) continue;
+    if (!node.textContent.trim() || !el.offsetParent || getComputedStyle(el).visibility === 'hidden') continue;
     const size = parseFloat(getComputedStyle(el).fontSize);
     if (el.closest('.tp-group s')) { if (size < 16) hex.push(size); }
     else if (size < 18) small.push(`${node.textContent.trim().slice(0, 20)} ${size}px`);
