@@ -382,3 +382,22 @@ def test_a_projectors_screen_shows_what_the_readme_says(stage, app_url) -> None:
     for way, seen in grid.items():
         assert (seen["small"], seen["hex"], seen["scrolling"]) == ([], [], 0), (way, seen)
     assert grid["closed"]["bottom"] <= 720, grid
+
+
+FOCUS_FRAME_JS = r"""() => {
+  const a = document.activeElement, s = getComputedStyle(a), ring = getComputedStyle(a, '::before');
+  return {active: a.dataset.testid || a.tagName, outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0,
+          shadow: s.boxShadow !== 'none' || ring.boxShadow !== 'none'};
+}"""
+
+
+def test_a_click_and_a_key_draw_no_frame_round_the_page(stage, app_url) -> None:
+    """Issue 21, item 8: a click on the page and a key press drew Streamlit's focus ring, a grey frame
+    (an inset shadow on its ::before), round the main area (it takes focus: tabindex 0)."""
+    page = stage
+    page.goto(f"{app_url}/BPE_step_by_step")
+    settle(page, ".bpe-merge")
+    page.mouse.click(1200, 20)
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate(FOCUS_FRAME_JS)
+    assert focused == {"active": "stMain", "outline": False, "shadow": False}, focused
