@@ -20,6 +20,7 @@ from core.parallel_corpus import ParallelCorpus
 from core.parallel_upload import parallel_from_upload
 from ui import export, state, uploads, widgets
 from ui.bounded import SizedCache
+from ui.kept_figures import kept
 from ui.tax import figures as tf
 from ui.tax import stats_figures as sf
 from ui.tax.views import Choice, _memo_key, counts_memo, loaded_tokenizers, measure
@@ -67,7 +68,7 @@ def distribution(choice: Choice, tokenizers: dict[str, Any], marked: pd.DataFram
     premiums = segment_premiums(choice, {_memo_key(key): key for key in tokenizers})
     order = st.segmented_control("Boxes", list(ORDERS), format_func=ORDERS.__getitem__, key=state.LT_DIST_ORDER,
                                  required=True) or "median"
-    figure = sf.distribution_figure(premiums, marked, tokenizer, order=order, unit=choice.corpus.unit)
+    figure = kept(sf.distribution_figure, premiums, marked, tokenizer, order=order, unit=choice.corpus.unit)
     widgets.chart(figure, premiums[premiums["tokenizer"] == tokenizer], key="lt_distribution",
                   name=f"language_tax_distribution_{tokenizer}")
     st.caption(f"Each box is one language's premium {choice.corpus.unit} by {choice.corpus.unit} (its tokens over "
