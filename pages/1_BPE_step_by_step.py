@@ -53,8 +53,8 @@ st.sidebar.caption(
         f"from {result.initial_tokens:,} to {result.corpus_tokens(n):,} tokens.{bpe_views.cut_note(result)}"
     )
 )
-if result.stop_reason:
-    st.info(f"Training {result.stop_reason}.", icon=":material/info:")
+if result.stop_reason:  # presentation mode draws it as one short line (assets/presentation.css)
+    st.container(key="bpe_stop_note").info(f"Training {result.stop_reason}.", icon=":material/info:")
 
 text = st.text_area("Your text", key=state.BPE_TEXT, height=68, help="Ctrl+Enter applies it.")
 try:

@@ -149,8 +149,11 @@ def text_upload(*, upload_key: str, text_key: str, big_key: str, error_key: str,
 
 
 def span_legend() -> None:
-    """A collapsed "how to read the spans" box: each style drawn once, with what it means."""
-    with st.expander("How to read the spans", icon=":material/help:"):
+    """A collapsed "how to read the spans" box: each style drawn once, with what it means.
+
+    Presentation mode hides it (its key, assets/presentation.css): the speaker explains the pills,
+    and its line is worth a line of tokens on a 1280x720 screen."""
+    with st.container(key="span_legend"), st.expander("How to read the spans", icon=":material/help:"):
         st.html(render_legend())
 
 

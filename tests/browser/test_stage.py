@@ -301,3 +301,103 @@ def test_beyond_shows_every_pick_and_whole_options_at_1400(wide, app_url) -> Non
     page.wait_for_function(IDLE)
     cut = page.evaluate(BEYOND_CUT_JS)
     assert cut == [], cut
+
+
+# Item 4: what a 1280×720 screen shows in presentation mode, measured on the boxes the README names.
+PLAYGROUND_LINES_JS = r"""() => [...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')].slice(0, 2).map(box => {
+  const b = box.getBoundingClientRect(), low = Math.min(innerHeight, b.bottom);
+  const tops = [...box.querySelectorAll('.tp-t, .tp-spans > b')].map(t => t.getBoundingClientRect())
+    .filter(r => r.height && r.bottom <= low + 1).map(r => Math.round(r.top));
+  return new Set(tops).size;
+})"""
+
+BPE_SCREEN_JS = r"""() => {
+  const H = innerHeight, box = s => document.querySelector(s)?.getBoundingClientRect();
+  const rows = [...document.querySelectorAll('.bpe-board tbody tr')].map(r => r.getBoundingClientRect())
+    .filter(r => r.height).map(r => r.bottom);
+  const text = box('.st-key-bpe_text textarea'), pill = box('.bpe-col-spans .tp-spans b');
+  return {rows: rows.length, last_row: Math.max(...rows), text: text ? text.bottom : H + 1,
+          pill: pill ? pill.bottom : H + 1, notice: !!document.querySelector('[data-testid=stAlertContentInfo]')};
+}"""
+
+# Every text in the Algorithms grid as a projector needs it: tokens and labels at 18 px or more, a split
+# character's hex byte chips at 16 px or more, no cell scrolling inside itself (its "more below" line
+# covered the last row of tokens), and how far down the grid reaches.
+ALGORITHMS_GRID_JS = r"""() => {
+  const grid = document.querySelector('.al-grid'), small = [], hex = [];
+  const walker = document.createTreeWalker(grid, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || !el.offsetParent || getComputedStyle(el).visibility === 'hidden') continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    if (el.closest('.tp-group s')) { if (size < 16) hex.push(size); }
+    else if (size < 18) small.push(`${node.textContent.trim().slice(0, 20)} ${size}px`);
+  }
+  for (const el of grid.querySelectorAll('.al-head')) {
+    const size = parseFloat(getComputedStyle(el, '::after').fontSize);
+    if (size < 18) small.push(`"pieces" ${size}px`);
+  }
+  const scrolling = [...grid.querySelectorAll('.al-cell .tp-spans')].filter(s => s.scrollHeight > s.clientHeight + 1
+    || s.classList.contains('tp-overflowing')).length;
+  return {small: [...new Set(small)], hex: [...new Set(hex)], scrolling,
+          bottom: Math.round(grid.getBoundingClientRect().bottom)};
+}"""
+
+
+def _present_at(page, url: str, drawn: str) -> None:
+    page.goto(url)
+    page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '22px'")
+    settle(page, drawn)
+
+
+def _both_ways(page, measure) -> dict[str, object]:
+    """``measure()`` with the sidebar open, then closed (the page left with it open again)."""
+    opened = measure()
+    set_sidebar(page, open_=False)
+    closed = measure()
+    set_sidebar(page, open_=True)
+    return {"open": opened, "closed": closed}
+
+
+def test_a_projectors_screen_shows_what_the_readme_says(stage, app_url) -> None:
+    """Issue 21, item 4, at 1280×720 in presentation mode, sidebar open and closed: the Playground's
+    first two columns show three lines of tokens; the BPE page shows the race's top five rows whole
+    (its top pairs were cut after three or four) under a "Training stopped after …" notice, with the text box and the spans above it; the Algorithms grid's text is
+    18 px or more (byte chips 16), no cell scrolls inside itself, and with the sidebar closed the
+    3×3 grid is whole on the screen."""
+    page = stage
+    _present_at(page, f"{app_url}/?present=1", "[data-testid=stHtml] > .tp-spans")
+    lines = _both_ways(page, lambda: page.evaluate(PLAYGROUND_LINES_JS))
+    assert all(n >= 3 for way in lines.values() for n in way) and all(len(w) == 2 for w in lines.values()), lines
+
+    # a corpus too small for 20,000 merges: training stops early and says so above the text
+    _present_at(page, f"{app_url}/BPE_step_by_step?page=bpe&size=20000&step=700&present=1", ".bpe-board tbody tr")
+    bpe = _both_ways(page, lambda: page.evaluate(BPE_SCREEN_JS))
+    for way, seen in bpe.items():
+        assert seen["notice"] and seen["rows"] >= 5, (way, seen)
+        assert max(seen["last_row"], seen["text"], seen["pill"]) <= 720, (way, seen)
+
+    _present_at(page, f"{app_url}/Algorithms?present=1", ".al-grid")
+    grid = _both_ways(page, lambda: page.evaluate(ALGORITHMS_GRID_JS))
+    for way, seen in grid.items():
+        assert (seen["small"], seen["hex"], seen["scrolling"]) == ([], [], 0), (way, seen)
+    assert grid["closed"]["bottom"] <= 720, grid
+
+
+FOCUS_FRAME_JS = r"""() => {
+  const a = document.activeElement, s = getComputedStyle(a), ring = getComputedStyle(a, '::before');
+  return {active: a.dataset.testid || a.tagName, outline: s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0,
+          shadow: s.boxShadow !== 'none' || ring.boxShadow !== 'none'};
+}"""
+
+
+def test_a_click_and_a_key_draw_no_frame_round_the_page(stage, app_url) -> None:
+    """Issue 21, item 8: a click on the page and a key press drew Streamlit's focus ring, a grey frame
+    (an inset shadow on its ::before), round the main area (it takes focus: tabindex 0)."""
+    page = stage
+    page.goto(f"{app_url}/BPE_step_by_step")
+    settle(page, ".bpe-merge")
+    page.mouse.click(1200, 20)
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate(FOCUS_FRAME_JS)
+    assert focused == {"active": "stMain", "outline": False, "shadow": False}, focused

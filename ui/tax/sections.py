@@ -15,6 +15,7 @@ import streamlit as st
 from core import language_tax as lt
 from core import parallel_corpus
 from ui import cache, state, uploads, widgets
+from ui.kept_figures import kept
 from ui.tax import figures as tf
 from ui.tax.views import Choice, loaded_tokenizers, measure
 from ui.widgets import md_escape
@@ -35,7 +36,7 @@ def heatmap(table: pd.DataFrame, tokenizer: str) -> None:
         shown = table[table["language"].isin(keep)]
         st.caption(f"The {len(keep)} languages of the bar chart (cheapest and dearest under "
                    f"{tf.short_name(tokenizer)}); the table has all {table['language'].nunique():,}.")
-    widgets.chart(tf.premium_heatmap(shown, order=order or "premium"), shown, key="lt_heatmap",
+    widgets.chart(kept(tf.premium_heatmap, shown, order=order or "premium"), shown, key="lt_heatmap",
                   name="language_tax_heatmap")
     st.caption("Red: more tokens than the base language for the same content, blue: fewer. "
                "⚠ marks cells with unknown tokens: a tokenizer that maps a script to [UNK] looks cheap "
@@ -55,7 +56,7 @@ def generations(choice: Choice) -> None:
         return
     table = measure(choice, tokenizers)
     try:
-        figure = tf.generations_figure(table)
+        figure = kept(tf.generations_figure, table)
     except ValueError as exc:
         st.info(f"No slope chart: {exc}.", icon=":material/info:")
         return

@@ -23,6 +23,7 @@ from core import parallel_corpus
 from core.fetch.sources import SourceUnavailable
 from core.parallel_upload import parallel_from_upload
 from ui import cache, export, state, uploads, widgets
+from ui.kept_figures import kept
 from ui.tax import figures as tf
 from ui.widgets import ASSETS_DIR, md_escape
 
@@ -262,7 +263,7 @@ def premium_chart(table: pd.DataFrame, tokenizer: str, focus: str) -> None:
     rows = tf.chart_rows(table, tokenizer)[["name", "script_name", "premium", "bytes_ratio", "chars_ratio",
                                             "tokens", "base_tokens", "unknown_share"]]
     presenting = bool(st.session_state.get(state.PRESENTATION))
-    widgets.chart(tf.premium_bars(table, tokenizer, focus=focus, presenting=presenting), rows, key="lt_bars", name=f"language_tax_{tokenizer}",
+    widgets.chart(kept(tf.premium_bars, table, tokenizer, focus=focus, presenting=presenting), rows, key="lt_bars", name=f"language_tax_{tokenizer}",
                   on_select=_on_bar_click, selection_mode="points")
     st.caption("Bars: tokens of each language over the base language's tokens for the same text. "
                "◆ the same ratio in UTF-8 bytes, ○ in characters: a bar far above its ◆ is the tokenizer, "
