@@ -246,7 +246,7 @@ class PairScores:
         symbols[left] -= replaced
         symbols[right] -= replaced
         symbols[new] = symbols.get(new, 0) + replaced
-        self._set_symbol_counts({left, right, new})
+        self._set_symbol_counts(left, right, new)
         changed = self._apply(delta)
         where = self.where
         for made, indices in holders.items():
@@ -258,14 +258,16 @@ class PairScores:
         self.floats[touched] = self._floats(touched)
         return replaced
 
-    def _set_symbol_counts(self, chars: set[str]) -> None:
-        top = max(map(ord, chars))
-        if top >= len(self.symbol_counts):
-            grown = np.ones(max(2 * len(self.symbol_counts), top + 1), np.int64)
+    def _set_symbol_counts(self, left: str, right: str, new: str) -> None:
+        code = ord(new)
+        if code >= len(self.symbol_counts):
+            grown = np.ones(max(2 * len(self.symbol_counts), code + 1), np.int64)
             grown[: len(self.symbol_counts)] = self.symbol_counts
             self.symbol_counts = grown
-        for ch in chars:
-            self.symbol_counts[ord(ch)] = self.symbols[ch] or 1
+        symbols, counts = self.symbols, self.symbol_counts
+        counts[ord(left)] = symbols[left] or 1
+        counts[ord(right)] = symbols[right] or 1
+        counts[code] = symbols[new] or 1
 
     def _apply(self, delta: dict[str, int]) -> list[int]:
         """Add ``delta`` to the pairs' counts; return the slots of the pairs whose count changed."""
@@ -315,29 +317,66 @@ class PairScores:
         words, freqs = self.words, self.freqs
         delta: dict[str, int] = {}
         holders: dict[str, set[int]] = {}
-        delta_get = delta.get
         replaced = 0
         for index in sorted(self.where.pop(pair)):  # sorted: new pairs are numbered in corpus order
             word = words[index]
-            if pair not in word:
+            at = word.find(pair)
+            if at < 0:
                 continue  # subtle: ``where`` keeps words that lost the pair since; skip them
             freq = freqs[index]
+            if word.find(pair, at + 2) < 0:  # once (most words): only the pairs beside it change
+                words[index] = word[:at] + new + word[at + 2 :]
+                _replace_once(word, at, new, freq, delta, holders, index)
+                replaced += freq
+                continue
             shorter = word.replace(pair, new)
-            # Words are short: take away all their old pairs and add all new ones; the pairs away
-            # from the merge cancel out. Simpler than tracking overlaps such as "aaa" by hand.
-            for old in map(add, word, word[1:]):  # each adjacent pair, left to right
-                delta[old] = delta_get(old, 0) - freq
-            for made in map(add, shorter, shorter[1:]):
-                delta[made] = delta_get(made, 0) + freq
-                if new in made:
-                    found = holders.get(made)
-                    if found is None:
-                        holders[made] = {index}
-                    else:
-                        found.add(index)
+            _replace_all(word, shorter, new, freq, delta, holders, index)
             words[index] = shorter
             replaced += (len(word) - len(shorter)) * freq
         return delta, holders, replaced
+
+
+def _replace_once(
+    word: str, at: int, new: str, freq: int, delta: dict[str, int], holders: dict[str, set[int]], index: int
+) -> None:
+    """The count changes of merging the pair at ``word[at:at + 2]`` into ``new``, the pair's only
+    occurrence in ``word`` (which occurs ``freq`` times): it and its neighbours' pairs go, and two
+    pairs holding ``new`` come, left to right (the order new pairs are numbered in)."""
+    get = delta.get
+    delta[word[at : at + 2]] = get(word[at : at + 2], 0) - freq
+    if at:
+        old, made = word[at - 1 : at + 1], word[at - 1] + new
+        delta[old] = get(old, 0) - freq
+        delta[made] = get(made, 0) + freq
+        _hold(holders, made, index)
+    if at + 2 < len(word):
+        old, made = word[at + 1 : at + 3], new + word[at + 2]
+        delta[old] = get(old, 0) - freq
+        delta[made] = get(made, 0) + freq
+        _hold(holders, made, index)
+
+
+def _replace_all(
+    word: str, shorter: str, new: str, freq: int, delta: dict[str, int], holders: dict[str, set[int]], index: int
+) -> None:
+    """The count changes of rewriting ``word`` as ``shorter`` (``freq`` times). Words are short: take
+    away all their old pairs and add all new ones; the pairs away from the merges cancel out. Simpler
+    than tracking overlaps such as "aaaa" by hand."""
+    get = delta.get
+    for old in map(add, word, word[1:]):  # each adjacent pair, left to right
+        delta[old] = get(old, 0) - freq
+    for made in map(add, shorter, shorter[1:]):
+        delta[made] = get(made, 0) + freq
+        if new in made:
+            _hold(holders, made, index)
+
+
+def _hold(holders: dict[str, set[int]], made: str, index: int) -> None:
+    found = holders.get(made)
+    if found is None:
+        holders[made] = {index}
+    else:
+        found.add(index)
 
 
 def _count(words: list[str], freqs: list[int]) -> tuple[dict[str, int], dict[str, set[int]], dict[str, int]]:
