@@ -164,6 +164,12 @@ class PairScores:
             stop = start + 1
             while stop < end and found[stop] >= found[stop - 1] * (1 - _NEAR):
                 stop += 1
+            if stop == start + 1:  # alone: no near float to put in order (most runs)
+                pair = names[slots[start]]
+                count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
+                out.append((pair, count / (left * right), count, left, right))
+                start = stop
+                continue
             run, ties = [], slots[start:stop]
             for slot in ties:
                 pair = names[slot]
@@ -199,10 +205,10 @@ class PairScores:
         chosen again first when too many pairs pass it to sort every step, or too few are surely
         ahead of every pair outside."""
         floats = self.floats[: len(self.names)]
-        pool = np.flatnonzero(floats >= self.threshold)
-        for _ in range(2):
+        pool = (floats >= self.threshold).nonzero()[0]  # methods, not numpy's functions: a merge calls
+        for _ in range(2):  # this thousands of times, and the functions' wrappers cost as much as the work
             found = floats[pool]
-            order = np.argsort(-found, kind="stable")  # stable: ``pool`` is in slot order
+            order = (-found).argsort(kind="stable")  # stable: ``pool`` is in slot order
             found = found[order]
             crowded = len(pool) > max(4 * POOL, 2 * self.chosen)
             if not crowded and (not self.sure or (len(found) >= k and found[k - 1] >= self.sure)):
