@@ -406,16 +406,17 @@ def _count(words: list[str], freqs: list[int]) -> tuple[dict[str, int], dict[str
     inside[np.cumsum(lengths)[:-1][lengths[:-1] > 0] - 1] = False
     starts = np.flatnonzero(inside)
     keys = codes[starts] << 21 | codes[starts + 1]  # code points are below 2**21
-    unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    pair_counts = np.bincount(inverse, weights=weights[starts], minlength=len(unique)).astype(np.int64)
-    word_of = np.repeat(np.arange(len(words)), lengths)[starts]
-    by_pair = np.argsort(inverse, kind="stable")
-    bounds = np.cumsum(np.bincount(inverse, minlength=len(unique))).tolist()
-    holders = np.split(word_of[by_pair], bounds[:-1])
+    by_pair = keys.argsort(kind="stable")  # one sort: each pair's occurrences together, in corpus order
+    ordered = keys[by_pair]
+    heads = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if len(keys) else np.zeros(0, np.intp)
+    pair_counts = np.add.reduceat(weights[starts][by_pair], heads).tolist() if len(keys) else []
+    bounds = [*heads.tolist(), len(keys)]
+    holders = np.repeat(np.arange(len(words)), lengths)[starts][by_pair].tolist()
+    unique = ordered[heads].tolist()
     counts, where = {}, {}
-    for index in np.argsort(first).tolist():  # first-seen order
-        key = int(unique[index])
+    for index in by_pair[heads].argsort().tolist():  # first-seen order (each head is a first occurrence)
+        key = unique[index]
         pair = chr(key >> 21) + chr(key & 0x1FFFFF)
-        counts[pair] = int(pair_counts[index])
-        where[pair] = set(holders[index].tolist())
+        counts[pair] = pair_counts[index]
+        where[pair] = set(holders[bounds[index] : bounds[index + 1]])
     return counts, where, symbols
