@@ -105,7 +105,7 @@ class PairScores:
     occur ``min_count`` times or more take part in the race.
 
     Each pair seen has a *slot*, its number in first-seen order (a pair gone and back keeps its
-    slot), indexing the arrays ``counts_at`` (its count), ``lefts`` and ``rights`` (its symbols'
+    slot), indexing the arrays ``counts_at`` (its count, as a float), ``lefts`` and ``rights`` (its symbols'
     ids) and ``floats`` (its score, 0 out of the race). The pool is the slots whose float is at
     least ``threshold``; each pair outside it is behind every pair whose float is ``sure`` or more
     (``sure`` 0: the pool holds every pair in the race).
@@ -120,14 +120,15 @@ class PairScores:
         self.seen = {pair: slot for slot, pair in enumerate(counts)}  # dicts keep first-seen order
         self.names = list(counts)  # slot -> pair
         size = max(64, 2 * len(counts))
-        self.counts_at = np.zeros(size, np.int64)
+        # counts as floats (exact: below 2**53, see the module's docstring): scoring divides without casting
+        self.counts_at = np.zeros(size, np.float64)
         self.counts_at[: len(counts)] = list(counts.values())
         self.lefts, self.rights = np.zeros(size, np.intp), np.zeros(size, np.intp)
         self.lefts[: len(counts)] = [ord(pair[0]) for pair in counts]
         self.rights[: len(counts)] = [ord(pair[1]) for pair in counts]
         # subtle: a symbol's count in this array is at least 1, so that the pairs of a symbol gone
         # (all of count 0, out of the race) divide 0 by something; the dict ``symbols`` has the truth
-        self.symbol_counts = np.ones(max(map(ord, self.symbols)) + 1, np.int64)
+        self.symbol_counts = np.ones(max(map(ord, self.symbols)) + 1, np.float64)
         self.symbol_counts[[ord(ch) for ch in self.symbols]] = list(self.symbols.values())
         self.pairs_of = _SymbolPairs(GROUP_AT)
         for slot, pair in enumerate(counts):
@@ -267,7 +268,7 @@ class PairScores:
     def _set_symbol_counts(self, left: str, right: str, new: str) -> None:
         code = ord(new)
         if code >= len(self.symbol_counts):
-            grown = np.ones(max(2 * len(self.symbol_counts), code + 1), np.int64)
+            grown = np.ones(max(2 * len(self.symbol_counts), code + 1), np.float64)
             grown[: len(self.symbol_counts)] = self.symbol_counts
             self.symbol_counts = grown
         symbols, counts = self.symbols, self.symbol_counts
