@@ -283,7 +283,8 @@ class PairScores:
         for made, change in delta.items():
             if not change:
                 continue
-            total = counts.get(made, 0) + change
+            before = counts.get(made)
+            total = (before or 0) + change
             slot = seen.get(made)
             if slot is None:
                 slot = seen[made] = len(names)
@@ -292,7 +293,7 @@ class PairScores:
             if not total:
                 del counts[made]
             else:
-                if made not in counts:  # new, or back
+                if before is None:  # new, or back
                     pairs_of.add(made[0], slot)
                     if made[1] != made[0]:
                         pairs_of.add(made[1], slot)
