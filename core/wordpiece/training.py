@@ -7,10 +7,8 @@ it differs from BPE and from Hugging Face's trainer. What this module does not d
 
 from __future__ import annotations
 
-import gc
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -159,27 +157,26 @@ def train(
     if not 2 <= vocab_size < MAX_VOCAB:
         raise ValueError(f"vocab_size must be between 2 and {MAX_VOCAB - 1:,}, not {vocab_size:,}")
     compile_pattern(pattern)
-    with _collector_paused():  # see its docstring
-        counted, skipped = _count_words(without_surrogates(corpus), pattern, lowercase, max_chars_per_word)
-        if not counted:
-            if skipped:
-                raise ValueError(f"every word of the corpus is longer than max_chars_per_word ({max_chars_per_word})")
-            raise ValueError("the corpus has no words: give it some text to learn from")
-        labels, flags = _alphabet(counted)
-        base = len(labels)
-        if vocab_size < base:
-            raise ValueError(
-                f"vocab_size must be at least {base:,}: {UNK} and the corpus's alphabet (each character "
-                "that starts a word, and with ## each one that continues a word) come first"
-            )
-        texts = [label.removeprefix(PREFIX) if flag else label for label, flag in zip(labels, flags, strict=True)]
-        # subtle: [UNK] (id 0) is not a piece of text; a word spelled "[UNK]" gets pieces of its own
-        ids = {(text, flag): i for i, (text, flag) in enumerate(zip(texts, flags, strict=True)) if i}
-        first = {text: chr(i) for (text, flag), i in ids.items() if not flag}
-        rest = str.maketrans({text: chr(i) for (text, flag), i in ids.items() if flag})
-        words = [first[w[0]] + w[1:].translate(rest) for w in counted]
-        scores = PairScores(words, list(counted.values()), min_count=min_count)
-        trace = _run_merges(scores, vocab_size, labels, flags, texts, ids, top_k=top_k, progress=progress)
+    counted, skipped = _count_words(without_surrogates(corpus), pattern, lowercase, max_chars_per_word)
+    if not counted:
+        if skipped:
+            raise ValueError(f"every word of the corpus is longer than max_chars_per_word ({max_chars_per_word})")
+        raise ValueError("the corpus has no words: give it some text to learn from")
+    labels, flags = _alphabet(counted)
+    base = len(labels)
+    if vocab_size < base:
+        raise ValueError(
+            f"vocab_size must be at least {base:,}: {UNK} and the corpus's alphabet (each character "
+            "that starts a word, and with ## each one that continues a word) come first"
+        )
+    texts = [label.removeprefix(PREFIX) if flag else label for label, flag in zip(labels, flags, strict=True)]
+    # subtle: [UNK] (id 0) is not a piece of text; a word spelled "[UNK]" gets pieces of its own
+    ids = {(text, flag): i for i, (text, flag) in enumerate(zip(texts, flags, strict=True)) if i}
+    first = {text: chr(i) for (text, flag), i in ids.items() if not flag}
+    rest = str.maketrans({text: chr(i) for (text, flag), i in ids.items() if flag})
+    words = [first[w[0]] + w[1:].translate(rest) for w in counted]
+    scores = PairScores(words, list(counted.values()), min_count=min_count)
+    trace = _run_merges(scores, vocab_size, labels, flags, texts, ids, top_k=top_k, progress=progress)
     stop_reason = None
     if len(labels) < vocab_size:
         rule = f"no pair occurs {min_count:,} times or more"
@@ -254,24 +251,6 @@ def _board(top: list[tuple], made: dict[tuple, Candidate]) -> tuple[tuple[Candid
             found = Candidate(ord(pair[0]), ord(pair[1]), score, count, left_count, right_count)
         now[entry] = found
     return tuple(now.values()), now
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while training, on again after (if it was on).
-
-    Training makes tens of thousands of small objects that form no cycles (counts, words, the
-    trace), and each collection they trigger walks every object alive, the growing trace included:
-    about a tenth of the time at 8,000 pieces. Subtle: the switch is process-wide; the memory of
-    cycles other threads make meanwhile is only reclaimed once training ends.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _count_words(corpus: str, pattern: str, lowercase: bool, max_chars: int) -> tuple[Counter[str], int]:

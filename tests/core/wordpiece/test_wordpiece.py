@@ -3,7 +3,6 @@ offsets, match steps, and cross-checks with Hugging Face tokenizers."""
 
 from __future__ import annotations
 
-import gc
 import pickle
 from collections import Counter
 from fractions import Fraction
@@ -76,22 +75,6 @@ def test_min_count_keeps_rare_pairs_out_of_the_race() -> None:
     assert result.trace and all(s.count >= 4 for s in result.trace)
     assert "xy" not in result.tokenizer.pieces
     assert "no pair occurs 4 times or more" in result.stop_reason
-
-
-def test_training_leaves_the_garbage_collector_as_it_found_it() -> None:
-    """Training pauses the collector (a speed-up); it is on again after, also when training fails."""
-    assert gc.isenabled()
-    wordpiece.train("hug hug pug", vocab_size=7)
-    assert gc.isenabled()
-    with pytest.raises(ValueError, match="no words"):
-        wordpiece.train("   ", vocab_size=7)
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        wordpiece.train("hug hug pug", vocab_size=7)
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
 
 
 def test_training_stops_early_when_every_word_is_one_piece() -> None:
