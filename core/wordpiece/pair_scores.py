@@ -105,7 +105,7 @@ class PairScores:
     occur ``min_count`` times or more take part in the race.
 
     Each pair seen has a *slot*, its number in first-seen order (a pair gone and back keeps its
-    slot), indexing the arrays ``counts_at`` (its count), ``lefts`` and ``rights`` (its symbols'
+    slot), indexing the arrays ``counts_at`` (its count, as a float), ``lefts`` and ``rights`` (its symbols'
     ids) and ``floats`` (its score, 0 out of the race). The pool is the slots whose float is at
     least ``threshold``; each pair outside it is behind every pair whose float is ``sure`` or more
     (``sure`` 0: the pool holds every pair in the race).
@@ -120,14 +120,15 @@ class PairScores:
         self.seen = {pair: slot for slot, pair in enumerate(counts)}  # dicts keep first-seen order
         self.names = list(counts)  # slot -> pair
         size = max(64, 2 * len(counts))
-        self.counts_at = np.zeros(size, np.int64)
+        # counts as floats (exact: below 2**53, see the module's docstring): scoring divides without casting
+        self.counts_at = np.zeros(size, np.float64)
         self.counts_at[: len(counts)] = list(counts.values())
         self.lefts, self.rights = np.zeros(size, np.intp), np.zeros(size, np.intp)
         self.lefts[: len(counts)] = [ord(pair[0]) for pair in counts]
         self.rights[: len(counts)] = [ord(pair[1]) for pair in counts]
         # subtle: a symbol's count in this array is at least 1, so that the pairs of a symbol gone
         # (all of count 0, out of the race) divide 0 by something; the dict ``symbols`` has the truth
-        self.symbol_counts = np.ones(max(map(ord, self.symbols)) + 1, np.int64)
+        self.symbol_counts = np.ones(max(map(ord, self.symbols)) + 1, np.float64)
         self.symbol_counts[[ord(ch) for ch in self.symbols]] = list(self.symbols.values())
         self.pairs_of = _SymbolPairs(GROUP_AT)
         for slot, pair in enumerate(counts):
@@ -164,6 +165,12 @@ class PairScores:
             stop = start + 1
             while stop < end and found[stop] >= found[stop - 1] * (1 - _NEAR):
                 stop += 1
+            if stop == start + 1:  # alone: no near float to put in order (most runs)
+                pair = names[slots[start]]
+                count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
+                out.append((pair, count / (left * right), count, left, right))
+                start = stop
+                continue
             run, ties = [], slots[start:stop]
             for slot in ties:
                 pair = names[slot]
@@ -199,10 +206,10 @@ class PairScores:
         chosen again first when too many pairs pass it to sort every step, or too few are surely
         ahead of every pair outside."""
         floats = self.floats[: len(self.names)]
-        pool = np.flatnonzero(floats >= self.threshold)
-        for _ in range(2):
+        pool = (floats >= self.threshold).nonzero()[0]  # methods, not numpy's functions: a merge calls
+        for _ in range(2):  # this thousands of times, and the functions' wrappers cost as much as the work
             found = floats[pool]
-            order = np.argsort(-found, kind="stable")  # stable: ``pool`` is in slot order
+            order = (-found).argsort(kind="stable")  # stable: ``pool`` is in slot order
             found = found[order]
             crowded = len(pool) > max(4 * POOL, 2 * self.chosen)
             if not crowded and (not self.sure or (len(found) >= k and found[k - 1] >= self.sure)):
@@ -246,7 +253,7 @@ class PairScores:
         symbols[left] -= replaced
         symbols[right] -= replaced
         symbols[new] = symbols.get(new, 0) + replaced
-        self._set_symbol_counts({left, right, new})
+        self._set_symbol_counts(left, right, new)
         changed = self._apply(delta)
         where = self.where
         for made, indices in holders.items():
@@ -258,14 +265,16 @@ class PairScores:
         self.floats[touched] = self._floats(touched)
         return replaced
 
-    def _set_symbol_counts(self, chars: set[str]) -> None:
-        top = max(map(ord, chars))
-        if top >= len(self.symbol_counts):
-            grown = np.ones(max(2 * len(self.symbol_counts), top + 1), np.int64)
+    def _set_symbol_counts(self, left: str, right: str, new: str) -> None:
+        code = ord(new)
+        if code >= len(self.symbol_counts):
+            grown = np.ones(max(2 * len(self.symbol_counts), code + 1), np.float64)
             grown[: len(self.symbol_counts)] = self.symbol_counts
             self.symbol_counts = grown
-        for ch in chars:
-            self.symbol_counts[ord(ch)] = self.symbols[ch] or 1
+        symbols, counts = self.symbols, self.symbol_counts
+        counts[ord(left)] = symbols[left] or 1
+        counts[ord(right)] = symbols[right] or 1
+        counts[code] = symbols[new] or 1
 
     def _apply(self, delta: dict[str, int]) -> list[int]:
         """Add ``delta`` to the pairs' counts; return the slots of the pairs whose count changed."""
@@ -274,7 +283,8 @@ class PairScores:
         for made, change in delta.items():
             if not change:
                 continue
-            total = counts.get(made, 0) + change
+            before = counts.get(made)
+            total = (before or 0) + change
             slot = seen.get(made)
             if slot is None:
                 slot = seen[made] = len(names)
@@ -283,7 +293,7 @@ class PairScores:
             if not total:
                 del counts[made]
             else:
-                if made not in counts:  # new, or back
+                if before is None:  # new, or back
                     pairs_of.add(made[0], slot)
                     if made[1] != made[0]:
                         pairs_of.add(made[1], slot)
@@ -315,29 +325,66 @@ class PairScores:
         words, freqs = self.words, self.freqs
         delta: dict[str, int] = {}
         holders: dict[str, set[int]] = {}
-        delta_get = delta.get
         replaced = 0
         for index in sorted(self.where.pop(pair)):  # sorted: new pairs are numbered in corpus order
             word = words[index]
-            if pair not in word:
+            at = word.find(pair)
+            if at < 0:
                 continue  # subtle: ``where`` keeps words that lost the pair since; skip them
             freq = freqs[index]
+            if word.find(pair, at + 2) < 0:  # once (most words): only the pairs beside it change
+                words[index] = word[:at] + new + word[at + 2 :]
+                _replace_once(word, at, new, freq, delta, holders, index)
+                replaced += freq
+                continue
             shorter = word.replace(pair, new)
-            # Words are short: take away all their old pairs and add all new ones; the pairs away
-            # from the merge cancel out. Simpler than tracking overlaps such as "aaa" by hand.
-            for old in map(add, word, word[1:]):  # each adjacent pair, left to right
-                delta[old] = delta_get(old, 0) - freq
-            for made in map(add, shorter, shorter[1:]):
-                delta[made] = delta_get(made, 0) + freq
-                if new in made:
-                    found = holders.get(made)
-                    if found is None:
-                        holders[made] = {index}
-                    else:
-                        found.add(index)
+            _replace_all(word, shorter, new, freq, delta, holders, index)
             words[index] = shorter
             replaced += (len(word) - len(shorter)) * freq
         return delta, holders, replaced
+
+
+def _replace_once(
+    word: str, at: int, new: str, freq: int, delta: dict[str, int], holders: dict[str, set[int]], index: int
+) -> None:
+    """The count changes of merging the pair at ``word[at:at + 2]`` into ``new``, the pair's only
+    occurrence in ``word`` (which occurs ``freq`` times): it and its neighbours' pairs go, and two
+    pairs holding ``new`` come, left to right (the order new pairs are numbered in)."""
+    get = delta.get
+    delta[word[at : at + 2]] = get(word[at : at + 2], 0) - freq
+    if at:
+        old, made = word[at - 1 : at + 1], word[at - 1] + new
+        delta[old] = get(old, 0) - freq
+        delta[made] = get(made, 0) + freq
+        _hold(holders, made, index)
+    if at + 2 < len(word):
+        old, made = word[at + 1 : at + 3], new + word[at + 2]
+        delta[old] = get(old, 0) - freq
+        delta[made] = get(made, 0) + freq
+        _hold(holders, made, index)
+
+
+def _replace_all(
+    word: str, shorter: str, new: str, freq: int, delta: dict[str, int], holders: dict[str, set[int]], index: int
+) -> None:
+    """The count changes of rewriting ``word`` as ``shorter`` (``freq`` times). Words are short: take
+    away all their old pairs and add all new ones; the pairs away from the merges cancel out. Simpler
+    than tracking overlaps such as "aaaa" by hand."""
+    get = delta.get
+    for old in map(add, word, word[1:]):  # each adjacent pair, left to right
+        delta[old] = get(old, 0) - freq
+    for made in map(add, shorter, shorter[1:]):
+        delta[made] = get(made, 0) + freq
+        if new in made:
+            _hold(holders, made, index)
+
+
+def _hold(holders: dict[str, set[int]], made: str, index: int) -> None:
+    found = holders.get(made)
+    if found is None:
+        holders[made] = {index}
+    else:
+        found.add(index)
 
 
 def _count(words: list[str], freqs: list[int]) -> tuple[dict[str, int], dict[str, set[int]], dict[str, int]]:
@@ -361,16 +408,17 @@ def _count(words: list[str], freqs: list[int]) -> tuple[dict[str, int], dict[str
     inside[np.cumsum(lengths)[:-1][lengths[:-1] > 0] - 1] = False
     starts = np.flatnonzero(inside)
     keys = codes[starts] << 21 | codes[starts + 1]  # code points are below 2**21
-    unique, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    pair_counts = np.bincount(inverse, weights=weights[starts], minlength=len(unique)).astype(np.int64)
-    word_of = np.repeat(np.arange(len(words)), lengths)[starts]
-    by_pair = np.argsort(inverse, kind="stable")
-    bounds = np.cumsum(np.bincount(inverse, minlength=len(unique))).tolist()
-    holders = np.split(word_of[by_pair], bounds[:-1])
+    by_pair = keys.argsort(kind="stable")  # one sort: each pair's occurrences together, in corpus order
+    ordered = keys[by_pair]
+    heads = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if len(keys) else np.zeros(0, np.intp)
+    pair_counts = np.add.reduceat(weights[starts][by_pair], heads).tolist() if len(keys) else []
+    bounds = [*heads.tolist(), len(keys)]
+    holders = np.repeat(np.arange(len(words)), lengths)[starts][by_pair].tolist()
+    unique = ordered[heads].tolist()
     counts, where = {}, {}
-    for index in np.argsort(first).tolist():  # first-seen order
-        key = int(unique[index])
+    for index in by_pair[heads].argsort().tolist():  # first-seen order (each head is a first occurrence)
+        key = unique[index]
         pair = chr(key >> 21) + chr(key & 0x1FFFFF)
-        counts[pair] = int(pair_counts[index])
-        where[pair] = set(holders[index].tolist())
+        counts[pair] = pair_counts[index]
+        where[pair] = set(holders[bounds[index] : bounds[index + 1]])
     return counts, where, symbols

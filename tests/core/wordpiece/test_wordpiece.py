@@ -398,6 +398,19 @@ def test_the_fast_word_count_is_the_slow_one(text: str) -> None:
         assert list(count_words(text, pattern).items()) == list(slow.items())
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "'tis, -- (lord)! don't a.b ...x... «word» word… ¿qué? ٣, x_y _ 3.14 [UNK] ##ab ,,a,, a1,b2",
+        "\u00e9t\u00e9; na\u0308ive, \U0001f600! \u4e2d\u6587\u3002 {a}b} #1",
+    ],
+)
+def test_words_between_ascii_punctuation_are_cut_as_the_pattern_cuts_them(text: str) -> None:
+    """The strip shortcut of count_words (letters between ASCII marks) against the pattern itself."""
+    slow = Counter(word for _, _, word in word_spans(text, BERT_PATTERN))
+    assert list(count_words(text, BERT_PATTERN).items()) == list(slow.items())
+
+
 # -- against Hugging Face tokenizers --------------------------------------------------------------------
 
 
