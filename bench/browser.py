@@ -76,9 +76,18 @@ def wait_boxes(page, condition: str, count: int, timeout_ms: int = 120_000) -> N
     )
 
 
+# Every live box's last text drawn by a whole-page run too (ui/live_text.py whole_page_drawn): on the
+# Playground a key reruns only the box's fragment, and the rest of the page follows when typing pauses.
+SETTLED_JS = """(() => { const r = window.__tpLive; if (!r || !r.whole) return true;
+  return Object.entries(r.whole).every(([name, whole]) => { const s = r.boxes[name];
+    return !s || !s.box || (s.box.value === s.sentText && whole.seq >= s.sentSeq); }); })()"""
+
+
 def wait_idle(page) -> None:
-    page.wait_for_function(f"() => {IDLE_JS}", timeout=120_000)
-    page.wait_for_timeout(300)  # the last deltas of the run
+    """Until no run is in flight and the page has followed the last typed text everywhere."""
+    for _ in range(2):
+        page.wait_for_function(f"() => {IDLE_JS} && {SETTLED_JS}", timeout=120_000)
+        page.wait_for_timeout(300)  # the last deltas of the run, or a whole-page run about to start
 
 
 def timed(page, wire: Wire, action: Callable[[], None], done: Callable[[], None]) -> tuple[float, float]:
