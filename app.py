@@ -1,7 +1,8 @@
 """The Playground: one text, several tokenizers side by side, as colored token spans with counts.
 
-Reads top to bottom: inputs → tokenizers (loaded once per server process) → per column, its analysis
-(cached) and its spans → counts table → ids. The logic lives in ui/ and core/.
+Reads top to bottom: the sidebar's switches → the live part (ui/playground_live.py, an st.fragment that
+a typed key reruns alone: the text box, the tokenizers, per column its analysis (cached) and spans) →
+counts table → ids → decoder, which follow the text when typing pauses. The logic lives in ui/ and core/.
 """
 
 from __future__ import annotations

@@ -130,9 +130,9 @@ def live_text(
 def finished(key: str) -> None:
     """Mark that this run has drawn what follows the text: the next typed text goes at once.
 
-    Call it after what must follow each key (the Playground: its columns; what comes after, the
-    counts and ids, is drawn by the run of the last key) and before an ``st.stop``; without it the
-    box waits up to 1.5 s for the run in flight.
+    Call it after what must follow each key (the Playground: its columns, at the end of the
+    fragment a key reruns; the counts and ids follow in a whole-page run, ``whole_page_drawn``) and
+    before an ``st.stop``; without it the box waits up to 1.5 s for the run in flight.
     """
     _done(key=key + "_live_done", data={"name": key, "seq": _meta(st.session_state, key)["seq"]})
 
