@@ -102,6 +102,23 @@ def timed(page, wire: Wire, action: Callable[[], None], done: Callable[[], None]
     return seconds, wire.received / 1e6
 
 
+def stable_count(page, quiet_s: float = 3.0) -> int:
+    """The number of span boxes once it has not changed for ``quiet_s`` seconds.
+
+    subtle: the status widget's spinner (IDLE_JS) was seen absent while the columns of 30
+    tokenizers were still being drawn, so a count taken 1 s after "idle" missed the last columns
+    and the 400 KB step then waited for a count it could never reach.
+    """
+    last, since = -1, time.monotonic()
+    while True:
+        count = page.evaluate(f"() => {BOXES_JS}.length")
+        if count != last:
+            last, since = count, time.monotonic()
+        elif time.monotonic() - since >= quiet_s:
+            return count
+        page.wait_for_timeout(250)
+
+
 def has_marker(marker: str) -> str:
     return f"box.textContent.slice(0, 400).includes({marker!r})"
 
@@ -222,8 +239,7 @@ def run(app_dir: Path, runs: int, big_kb: int, keys: int, only_keys: bool = Fals
         page.goto(f"{server.url}/?page=playground&tokenizers={','.join(all_keys)}")
         wait_idle(page)
         page.wait_for_function(f"() => {BOXES_JS}.length > 0 && {IDLE_JS}", timeout=600_000)
-        page.wait_for_timeout(1_000)
-        available = page.evaluate(f"() => {BOXES_JS}.length")
+        available = stable_count(page)
         results["_available"] = [(available, len(all_keys))]
         folder = Path(tempfile.mkdtemp(prefix="bench-upload-"))
         for i in range(runs):
