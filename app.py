@@ -11,7 +11,6 @@ import streamlit as st
 
 from ui import (
     cache,
-    columns,
     context_view,
     decode_view,
     links,
