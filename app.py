@@ -1,23 +1,23 @@
 """The Playground: one text, several tokenizers side by side, as colored token spans with counts.
 
-Reads top to bottom: inputs → tokenizers (loaded once per server process) → per column, its analysis
-(cached) and its spans → counts table → ids. The logic lives in ui/ and core/.
+Reads top to bottom: the sidebar's switches → the live part (ui/playground_live.py, an st.fragment that
+a typed key reruns alone: the text box, the tokenizers, per column its analysis (cached) and spans) →
+counts table → ids → decoder, which follow the text when typing pauses. The logic lives in ui/ and core/.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from core.pretrained.adapter import TokenizerFailed
 from ui import (
     cache,
-    columns,
     context_view,
     decode_view,
     links,
     live_text,
     nav,
     offline,
+    playground_live,
     span_links,
     state,
     tables,
@@ -43,17 +43,6 @@ st.container(key="page_intro").markdown(  # presentation mode hides it: the spea
     "tap it to pin them."
 )
 
-if st.session_state[state.PG_BIG_TEXT]:
-    # subtle: Streamlit drops a widget's state on a run that does not draw it; writing it back keeps
-    # what was typed before the upload for the "back" button
-    st.session_state[state.PG_TEXT] = st.session_state[state.PG_TEXT]
-    text = st.session_state[state.PG_BIG_TEXT]
-    widgets.big_text_preview(text, big_key=state.PG_BIG_TEXT, button_key="pg_back_to_editing")
-else:
-    text = live_text.live_text("Text", key=state.PG_TEXT, height=170)
-keys = st.multiselect(
-    "Tokenizers", options=widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names), key=state.PG_TOKENIZERS
-)
 with st.sidebar:
     widgets.model_finder(state.PG_TOKENIZERS, names, key="pg_find_model")
     widgets.text_upload(
@@ -84,46 +73,16 @@ with st.sidebar:
         "Columns per row", options=[1, 2, 3, 4], key=state.PG_COLUMNS, required=True
     )
 
-if not text:
-    st.info("Type or paste some text above, or upload a .txt file in the sidebar, to see how it is tokenized.")
-    live_text.finished(state.PG_TEXT)
+# the text box, the picker and the columns: a typed key reruns only this part (ui/playground_live.py)
+playground_live.begin_whole_run()
+drawn = playground_live.live_area(names, playground_live.Display(
+    show_whitespace=show_whitespace, raw_pieces=raw_pieces, allow_special=allow_special, view=view or "Text",
+    disagree=disagree, price=price, per_row=per_row or 2,
+))
+if drawn is None:
+    live_text.whole_page_drawn(state.PG_TEXT)
     st.stop()
-if not keys:
-    st.info("Pick one or more tokenizers above to compare them.")
-    live_text.finished(state.PG_TEXT)
-    st.stop()
-
-loaded = {key: uploads.get_tokenizer(key, names.get(key)) for key in keys}
-analyses: dict[str, cache.Analysis] = {}
-widgets.span_legend()
-span_links.mount(disagree=disagree, view=view or "Text")
-spread = st.empty()
-for key, column in widgets.grid(keys, per_row or 2):
-    with column:
-        tokenizer = loaded[key]
-        if isinstance(tokenizer, cache.Unavailable):
-            widgets.unavailable_card(tokenizer, retry_key=f"pg_retry_{key}")
-            continue
-        # each column is drawn as soon as its own tokens are ready: the first shows while the rest encode
-        try:
-            with st.spinner(f"Tokenizing with {tokenizer.name} …"):
-                analyses[key] = uploads.analyze(key, text, allow_special)
-            columns.column(
-                key, tokenizer, analyses[key], text, allow_special=allow_special,
-                show_whitespace=show_whitespace, raw_pieces=raw_pieces, per_row=per_row or 2,
-            )
-        except TokenizerFailed as exc:  # an uploaded tokenizer that overran its time budget, or crashed
-            analyses.pop(key, None)
-            widgets.failed_card(tokenizer.name, str(exc))
-            continue
-        context_view.context_line(key, tokenizer.name, analyses[key].total, price)  # what the model reads: BOS too
-
-line = span_links.spread({loaded[key].name: analysis.counts.tokens for key, analysis in analyses.items()})
-if line:
-    spread.caption(widgets.md_escape(line))
-# the columns are drawn: the next typed text may go now (it stops this run's table and ids, which
-# the last run of a pause draws)
-live_text.finished(state.PG_TEXT)
+text, loaded, analyses = drawn.text, drawn.loaded, drawn.analyses
 st.subheader("Counts")
 tables.counts_table({loaded[key].name: analysis.counts for key, analysis in analyses.items()})
 st.subheader("Token ids")
@@ -134,3 +93,4 @@ with st.sidebar:
         analyses=analyses, loaded=loaded, text=text, allow_special=allow_special, show_whitespace=show_whitespace,
         raw_pieces=raw_pieces, per_row=per_row or 2, link=links.link(),
     )
+live_text.whole_page_drawn(state.PG_TEXT)  # the last typed text is drawn everywhere: typing may pause

@@ -19,6 +19,9 @@
 // (the newest text only: older ones are never sent), so the columns follow the typing run after
 // run and never show an older text after a newer one. A paste goes at once. Above data.pauseChars
 // characters the text goes only when typing pauses (data.pauseMs without a key), with a note.
+// Whole-page runs: where a key reruns only a fragment (the Playground), the page's parts outside it
+// follow once typing pauses: data.settleMs after the done mark of the newest text, with nothing
+// newer typed, the box asks the page's whole-page mark (assets/live_whole.js) for one whole run.
 
 const MAX_WAIT_MS = 1500; // a run that never says it is done (stopped early) frees the queue after this
 // A text the server has not acknowledged (data.ack) after this long is sent again, the wait doubling
@@ -92,6 +95,20 @@ function awaitAck(s, seq, wait) {
   }, wait);
 }
 
+// Ask for one whole-page run when typing has paused and the last text's fragment run is done.
+function settle(s) {
+  clearTimeout(s.settleTimer);
+  const whole = (registry().whole || {})[s.name];
+  if (!whole || whole.asked >= s.sentSeq) return;
+  s.settleTimer = setTimeout(() => {
+    const now = (registry().whole || {})[s.name];
+    if (!now || s.timer || s.composing || s.box.value !== s.sentText || inFlight(s)) return;
+    if (now.asked >= s.sentSeq || now.seq >= s.sentSeq) return;
+    now.asked = s.sentSeq;
+    now.ask(s.sentSeq);
+  }, s.settleMs);
+}
+
 function schedule(s, wait) {
   clearTimeout(s.timer);
   s.timer = setTimeout(() => flush(s), wait);
@@ -102,6 +119,7 @@ function paused(s) {
 }
 
 function onInput(s, event) {
+  clearTimeout(s.settleTimer);
   updateNote(s);
   if (event && event.inputType === "insertFromPaste") flush(s);
   else schedule(s, paused(s) ? s.pauseMs : 0);
@@ -162,6 +180,7 @@ export default function ({ parentElement, data, setStateValue }) {
   s.send = (value) => setStateValue("typed", value);
   s.pauseChars = data.pauseChars;
   s.pauseMs = data.pauseMs;
+  s.settleMs = data.settleMs || 350;
   s.ack = Math.max(s.ack, data.ack);
   s.seq = Math.max(s.seq, data.ack);
   if (!s.holder || !parentElement.contains(s.holder)) {
@@ -196,4 +215,5 @@ registry().onDone = (name, seq) => {
   reg.done[name] = Math.max(reg.done[name] || 0, seq);
   const s = reg.boxes[name];
   if (s && s.timer && !inFlight(s) && !paused(s)) flush(s);
+  if (s && s.box && !s.timer && s.box.value === s.sentText) settle(s);
 };

@@ -76,9 +76,18 @@ def wait_boxes(page, condition: str, count: int, timeout_ms: int = 120_000) -> N
     )
 
 
+# Every live box's last text drawn by a whole-page run too (ui/live_text.py whole_page_drawn): on the
+# Playground a key reruns only the box's fragment, and the rest of the page follows when typing pauses.
+SETTLED_JS = """(() => { const r = window.__tpLive; if (!r || !r.whole) return true;
+  return Object.entries(r.whole).every(([name, whole]) => { const s = r.boxes[name];
+    return !s || !s.box || (s.box.value === s.sentText && whole.seq >= s.sentSeq); }); })()"""
+
+
 def wait_idle(page) -> None:
-    page.wait_for_function(f"() => {IDLE_JS}", timeout=120_000)
-    page.wait_for_timeout(300)  # the last deltas of the run
+    """Until no run is in flight and the page has followed the last typed text everywhere."""
+    for _ in range(2):
+        page.wait_for_function(f"() => {IDLE_JS} && {SETTLED_JS}", timeout=120_000)
+        page.wait_for_timeout(300)  # the last deltas of the run, or a whole-page run about to start
 
 
 def timed(page, wire: Wire, action: Callable[[], None], done: Callable[[], None]) -> tuple[float, float]:
@@ -91,6 +100,23 @@ def timed(page, wire: Wire, action: Callable[[], None], done: Callable[[], None]
     seconds = time.perf_counter() - began
     wait_idle(page)
     return seconds, wire.received / 1e6
+
+
+def stable_count(page, quiet_s: float = 3.0) -> int:
+    """The number of span boxes once it has not changed for ``quiet_s`` seconds.
+
+    subtle: the status widget's spinner (IDLE_JS) was seen absent while the columns of 30
+    tokenizers were still being drawn, so a count taken 1 s after "idle" missed the last columns
+    and the 400 KB step then waited for a count it could never reach.
+    """
+    last, since = -1, time.monotonic()
+    while True:
+        count = page.evaluate(f"() => {BOXES_JS}.length")
+        if count != last:
+            last, since = count, time.monotonic()
+        elif time.monotonic() - since >= quiet_s:
+            return count
+        page.wait_for_timeout(250)
 
 
 def has_marker(marker: str) -> str:
@@ -213,8 +239,7 @@ def run(app_dir: Path, runs: int, big_kb: int, keys: int, only_keys: bool = Fals
         page.goto(f"{server.url}/?page=playground&tokenizers={','.join(all_keys)}")
         wait_idle(page)
         page.wait_for_function(f"() => {BOXES_JS}.length > 0 && {IDLE_JS}", timeout=600_000)
-        page.wait_for_timeout(1_000)
-        available = page.evaluate(f"() => {BOXES_JS}.length")
+        available = stable_count(page)
         results["_available"] = [(available, len(all_keys))]
         folder = Path(tempfile.mkdtemp(prefix="bench-upload-"))
         for i in range(runs):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.pretrained.adapter import TokenizerFailed
-from ui import cache, inside, links, nav, state, uploads, widgets
+from ui import cache, inside, links, live_text, nav, state, uploads, widgets
 
 nav.page_setup("Inside a tokenizer")
 st.html(widgets.ASSETS_DIR / "inside.css")
@@ -50,16 +50,19 @@ if getattr(tokenizer, "attribution", None):
     st.caption(widgets.md_escape(f"{tokenizer.attribution} · licence: {tokenizer.license}"))
 
 if view == "pipeline":
-    text = st.text_area("Text", key=state.IT_TEXT, height=90, help="Ctrl+Enter applies the text.")
+    text = live_text.live_text("Text", key=state.IT_TEXT, height=90)  # applies as typed, no Ctrl+Enter
     if not text:
         st.info("Type some text above to follow it through the pipeline.")
+        live_text.finished(state.IT_TEXT)
         st.stop()
     try:
         with st.spinner("Running the pipeline …"):
             result = inside.pipeline_for(key, tokenizer, text)
     except TokenizerFailed as exc:  # an uploaded tokenizer that overran its time budget, or crashed
         st.error(widgets.md_escape(widgets.sentence(str(exc))), icon=":material/error:")
+        live_text.finished(state.IT_TEXT)
         st.stop()
     inside.draw_pipeline(result, tokenizer, show_whitespace=show_whitespace)
+    live_text.finished(state.IT_TEXT)
 else:
     inside.draw_facts(key, tokenizer)

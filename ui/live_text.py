@@ -44,6 +44,8 @@ PAUSE_NOTE = "Long text: the tokens follow when typing pauses."
 PRESENTATION_MAX_HEIGHT = "4.8em"  # as assets/presentation.css does for Streamlit's text areas
 WIDGET_SUFFIX = "_live"  # the component's widget key: key + suffix
 _META_SUFFIX = "_live_meta"  # plain session key: {"version", "seen", "seq"}
+_TYPED_SUFFIX = "_live_typed"  # plain session key: True when this run's text came from the box
+SETTLE_MS = 350  # no key for this long after the columns followed: the box asks for a whole-page run
 
 _box = st.components.v2.component(
     "tp_live_text", js=(ASSETS_DIR / "live_text.js").read_text(encoding="utf-8"),
@@ -51,6 +53,9 @@ _box = st.components.v2.component(
 )
 _done = st.components.v2.component(
     "tp_live_done", js=(ASSETS_DIR / "live_done.js").read_text(encoding="utf-8"), isolate_styles=False
+)
+_whole = st.components.v2.component(
+    "tp_live_whole", js=(ASSETS_DIR / "live_whole.js").read_text(encoding="utf-8"), isolate_styles=False
 )
 
 
@@ -94,6 +99,12 @@ def _on_change(key: str) -> None:
     # subtle: not "value": Streamlit unwraps a state that is only {"value": {...}} and calls the
     # callbacks of the keys inside it instead
     apply_browser_text(st.session_state, key, browser.get("typed") if browser else None)
+    st.session_state[key + _TYPED_SUFFIX] = True
+
+
+def typed(key: str) -> bool:
+    """Whether this run was started by the box sending a text (read once: the mark is cleared)."""
+    return bool(st.session_state.pop(key + _TYPED_SUFFIX, False))
 
 
 def live_text(
@@ -105,7 +116,7 @@ def live_text(
     data = {
         "name": key, "text": text, "version": meta["version"], "ack": meta["seq"], "label": label,
         "height": height, "placeholder": placeholder, "pauseChars": PAUSE_CHARS, "pauseMs": PAUSE_MS,
-        "pauseNote": PAUSE_NOTE,
+        "pauseNote": PAUSE_NOTE, "settleMs": SETTLE_MS,
         # presentation mode: a short box, so the tokens under it are on the first screen
         "maxHeight": PRESENTATION_MAX_HEIGHT if st.session_state.get(keys.PRESENTATION) else "",
     }
@@ -121,8 +132,26 @@ def live_text(
 def finished(key: str) -> None:
     """Mark that this run has drawn what follows the text: the next typed text goes at once.
 
-    Call it after what must follow each key (the Playground: its columns; what comes after, the
-    counts and ids, is drawn by the run of the last key) and before an ``st.stop``; without it the
-    box waits up to 1.5 s for the run in flight.
+    Call it after what must follow each key (the Playground: its columns, at the end of the
+    fragment a key reruns; the counts and ids follow in a whole-page run, ``whole_page_drawn``) and
+    before an ``st.stop``; without it the box waits up to 1.5 s for the run in flight.
     """
     _done(key=key + "_live_done", data={"name": key, "seq": _meta(st.session_state, key)["seq"]})
+
+
+def whole_page_drawn(key: str) -> None:
+    """Mark that this whole-page run drew everything that depends on the text (the counts, the ids).
+
+    For a page whose box and what follows each key are an ``st.fragment`` (the Playground): a key
+    reruns only the fragment, and when typing pauses (``SETTLE_MS`` after the last text's run is
+    done, nothing newer typed) the box asks this element for one whole-page run, so the parts
+    outside the fragment and the link follow the text too. Call it outside the fragment, last.
+    """
+    _whole(
+        key=key + "_live_whole", data={"name": key, "seq": _meta(st.session_state, key)["seq"]},
+        on_whole_change=_no_op,
+    )
+
+
+def _no_op() -> None:
+    """The whole-page request needs no work of its own: its rerun is the point."""

@@ -1,11 +1,13 @@
-"""The Playground's live text box in chromium: typed text arrives whole, the columns follow it, and a
-server-set text (an upload) replaces the browser's."""
+"""The Playground's live text box in chromium: typed text arrives whole, the columns follow it (a key
+reruns them only; the rest of the page follows when typing pauses), and a server-set text (an upload)
+replaces the browser's."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_playground import wait_ready
+from core.metrics import text_counts
+from tests.browser.test_playground import TABLE_JS, wait_ready
 from ui import state
 from ui.live_text import PAUSE_CHARS, PAUSE_NOTE
 from ui.span_facts import id36
@@ -18,6 +20,9 @@ TYPED = (
     "don't stop. Tokenizers cut text into pieces, and every key pressed here reaches "
     "the server; the caret stays at its end too"
 )
+# The whole page has drawn the box's last text (ui/live_text.py whole_page_drawn): typing has settled.
+SETTLED_JS = f"""() => {{ const r = window.__tpLive, s = r && r.boxes['{state.PG_TEXT}'], w = r && r.whole && r.whole['{state.PG_TEXT}'];
+    return Boolean(s && w && s.box.value === s.sentText && w.seq >= s.sentSeq); }}"""
 # The ids each column's box lists (data-ids, base 36), in column order.
 IDS_JS = "() => [...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')].map(b => b.dataset.ids)"
 
@@ -73,6 +78,29 @@ def test_the_columns_follow_while_typing_goes_on(page, tokenizers) -> None:
     seen = page.evaluate("() => [...window.__tpSeen]")
     prefixes = {text for text in seen if TYPED.startswith(text.rstrip("\n")) and 0 < len(text) < 110}
     assert len(prefixes) >= 3  # at least three texts in between were drawn while keys kept coming
+
+
+def test_a_key_reruns_the_columns_only_and_the_rest_follows_when_typing_pauses(page, tokenizers) -> None:
+    """A key reruns the box's fragment (the columns), not the whole page; once typing pauses one
+    whole-page run draws the counts of the last text (ui/playground_live.py)."""
+    wait_ready(page, 4)
+    clear_box(page)
+    page.keyboard.type("warm up", delay=40)
+    page.wait_for_function(SETTLED_JS, timeout=60_000)
+    page.evaluate(f"""() => {{ window.__tpRuns = {{whole: new Set(), done: new Set()}};
+        const look = () => {{ const r = window.__tpLive;
+            window.__tpRuns.whole.add(r.whole['{state.PG_TEXT}'].seq); window.__tpRuns.done.add(r.done['{state.PG_TEXT}']);
+            requestAnimationFrame(look); }}; look(); }}""")
+    page.keyboard.type(TYPED[:60], delay=40)
+    text = "warm up" + TYPED[:60]
+    wait_columns(page, expected_ids(tokenizers, text))
+    runs = page.evaluate("() => ({whole: window.__tpRuns.whole.size, done: window.__tpRuns.done.size})")
+    assert runs["done"] >= 4 and runs["whole"] <= 2, runs  # many column runs, at most one whole run mid-way
+    counts = [text_counts(text, tokenizers[key].encode(text)).tokens for key in state.DEFAULT_TOKENIZERS]
+    page.wait_for_function(
+        f"want => want.every(n => ({TABLE_JS})().includes(String(n))) && ({TABLE_JS})().includes('{len(text)}')",
+        arg=counts, timeout=60_000,
+    )
 
 
 def test_a_paste_applies_at_once_and_an_upload_replaces_the_text(page, tokenizers, tmp_path) -> None:

@@ -1,5 +1,6 @@
-"""Unicode & bytes, Pre-tokenization and Pitfalls in a real browser: each page renders without an
-exception, typed XSS stays text, and a pitfall opens in the Playground with its text."""
+"""Unicode & bytes, Pre-tokenization, Pitfalls and Inside a tokenizer in a real browser: each page
+renders without an exception, typed XSS stays text, a pitfall opens in the Playground with its text,
+and the pipeline's live box applies as typed."""
 
 from __future__ import annotations
 
@@ -129,4 +130,23 @@ def test_a_pitfall_opens_in_the_playground_with_its_text(open_page) -> None:
         "() => (document.querySelector('.tp-live-box') || {}).value?.startsWith('strawberry ferrocarril')"
     )
     page.wait_for_selector("[data-testid=stHtml] > .tp-spans")
+    no_exception(page)
+
+
+def test_inside_pipeline_follows_typing_without_ctrl_enter(open_page) -> None:
+    """Inside a tokenizer's pipeline text is the shared live box: keys typed there redraw the stages,
+    with no Ctrl+Enter and no click elsewhere (the box keeps focus, the caret stays at the end)."""
+    page = open_page("Inside_a_tokenizer?page=inside&view=pipeline")
+    box = page.locator(".tp-live-box")
+    box.wait_for()
+    box.click()
+    page.keyboard.press("Control+A")
+    page.keyboard.press("Delete")
+    page.keyboard.type("zebra crossing", delay=40)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=stHtml] .tp-spans')].some(b => b.textContent.includes('zebra') && b.textContent.includes('crossing'))",
+        timeout=60_000,
+    )
+    assert page.evaluate("() => { const b = document.querySelector('.tp-live-box');"
+                         " return [document.activeElement === b, b.value, b.selectionStart]; }") == [True, "zebra crossing", 14]
     no_exception(page)

@@ -42,11 +42,24 @@ def test_the_pipeline_view_shows_six_stages() -> None:
     assert not at.exception
     stages = [m.value for m in at.markdown if m.value.startswith("##### ")]
     assert [s.split(" · ")[0] for s in stages] == [f"##### {k}" for k in range(1, 7)]
-    at.text_area(key=state.IT_TEXT).input("hello <script>alert(1)</script>").run()
+    live_box(at, state.IT_TEXT).input("hello <script>alert(1)</script>").run()
     assert not at.exception
     bodies = " ".join(h.proto.body for h in at.html)
     assert "<script>alert" not in bodies and "&lt;script&gt;" in bodies
     assert any("gives this text back exactly" in s.value for s in at.success)
+
+
+def test_the_pipeline_text_is_the_shared_live_box() -> None:
+    """The pipeline's text is the live box (ui/live_text.py), as on Unicode & bytes: no Ctrl+Enter area."""
+    at = run(PAGE)
+    at.segmented_control(key=state.IT_VIEW).set_value("pipeline").run()
+    box = live_box(at, state.IT_TEXT)
+    assert box.exists and box.value == state.IT_DEFAULT_TEXT
+    assert len(at.text_area) == 0
+    box.input("zebra crossing").run()
+    assert not at.exception
+    assert any("zebra" in h.proto.body for h in at.html)
+    assert any(m.value.startswith("##### 3 · Model — ") for m in at.markdown)
 
 
 def test_bert_uncased_pipeline_on_the_page() -> None:
@@ -55,7 +68,7 @@ def test_bert_uncased_pipeline_on_the_page() -> None:
     if any('class="tp-unavailable"' in h.proto.body for h in at.html):
         pytest.skip("bert_uncased is unavailable here")
     at.segmented_control(key=state.IT_VIEW).set_value("pipeline").run()
-    at.text_area(key=state.IT_TEXT).input("Héllo").run()
+    live_box(at, state.IT_TEXT).input("Héllo").run()
     assert not at.exception
     assert any("it-changed" in h.proto.body and ">he</mark>" in h.proto.body for h in at.html)
     assert any("adds [CLS], [SEP]" in m.value.replace("\\", "") for m in at.markdown)  # escaped: the file's strings

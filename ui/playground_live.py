@@ -1,0 +1,122 @@
+"""The Playground's live part: the text box, the tokenizer picker and the columns, as one ``st.fragment``.
+
+A key typed in the live box (``ui/live_text.py``) reruns this fragment only, not the page: the
+sidebar, the title, the counts table, the ids and the decoder are neither run nor sent again, so a
+key costs the server the new text's columns and the browser their markup. What lies outside the
+fragment follows the text when typing pauses: the box then asks for one whole-page run
+(``live_text.whole_page_drawn``), which draws the counts and ids of the last text and writes the link.
+
+Anything else that reruns the fragment (the picker, "Back to the editable text", a retry) changes
+what the rest of the page shows at once, so such a run asks for the whole page straight away.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import streamlit as st
+
+from core.pretrained.adapter import TokenizerFailed
+from ui import cache, columns, context_view, live_text, span_links, state, uploads, widgets
+
+_WHOLE_RUN = "pg_live_whole_run"  # plain session key: set by the page right before it calls live_area
+
+
+@dataclass(frozen=True)
+class Display:
+    """The sidebar's switches, as the last whole-page run read them (a fragment rerun keeps them)."""
+
+    show_whitespace: bool
+    raw_pieces: bool
+    allow_special: bool
+    view: str
+    disagree: bool
+    price: float
+    per_row: int
+
+
+@dataclass
+class Drawn:
+    """What the fragment drew: the text, the tokenizers and their analyses (for the rest of the page)."""
+
+    text: str
+    loaded: dict[str, Any] = field(default_factory=dict)
+    analyses: dict[str, cache.Analysis] = field(default_factory=dict)
+
+
+def begin_whole_run() -> None:
+    """Say that the next ``live_area`` call is part of a whole-page run (the page calls it first)."""
+    st.session_state[_WHOLE_RUN] = True
+
+
+@st.fragment
+def live_area(names: dict[str, str], display: Display) -> Drawn | None:
+    """The box (or a long upload's preview), the picker and the columns; None when there is nothing
+    to tokenize (no text, or no tokenizer picked). Returns to the page only on a whole-page run."""
+    whole = bool(st.session_state.pop(_WHOLE_RUN, False))
+    if not live_text.typed(state.PG_TEXT) and not whole:
+        st.rerun()  # the picker or a button changed what the whole page shows: run all of it
+    text = _text_input()
+    keys = st.multiselect(
+        "Tokenizers", options=widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
+        key=state.PG_TOKENIZERS,
+    )
+    if not text or not keys:
+        st.info(
+            "Type or paste some text above, or upload a .txt file in the sidebar, to see how it is tokenized."
+            if not text else "Pick one or more tokenizers above to compare them."
+        )
+        live_text.finished(state.PG_TEXT)
+        return None
+    drawn = _columns(text, keys, names, display)
+    # the columns are drawn: the next typed text may go now
+    live_text.finished(state.PG_TEXT)
+    return drawn
+
+
+def _text_input() -> str:
+    if st.session_state[state.PG_BIG_TEXT]:
+        # subtle: Streamlit drops a widget's state on a run that does not draw it; writing it back keeps
+        # what was typed before the upload for the "back" button
+        st.session_state[state.PG_TEXT] = st.session_state[state.PG_TEXT]
+        text = st.session_state[state.PG_BIG_TEXT]
+        widgets.big_text_preview(text, big_key=state.PG_BIG_TEXT, button_key="pg_back_to_editing")
+        return text
+    return live_text.live_text("Text", key=state.PG_TEXT, height=170)
+
+
+def _columns(text: str, keys: list[str], names: dict[str, str], display: Display) -> Drawn:
+    drawn = Drawn(text, {key: uploads.get_tokenizer(key, names.get(key)) for key in keys})
+    widgets.span_legend()
+    span_links.mount(disagree=display.disagree, view=display.view or "Text")
+    spread = st.empty()
+    for key, column in widgets.grid(keys, display.per_row):
+        with column:
+            _column(key, drawn, display)
+    line = span_links.spread({
+        drawn.loaded[key].name: analysis.counts.tokens for key, analysis in drawn.analyses.items()
+    })
+    if line:
+        spread.caption(widgets.md_escape(line))
+    return drawn
+
+
+def _column(key: str, drawn: Drawn, display: Display) -> None:
+    tokenizer = drawn.loaded[key]
+    if isinstance(tokenizer, cache.Unavailable):
+        widgets.unavailable_card(tokenizer, retry_key=f"pg_retry_{key}")
+        return
+    # each column is drawn as soon as its own tokens are ready: the first shows while the rest encode
+    try:
+        with st.spinner(f"Tokenizing with {tokenizer.name} …"):
+            analysis = uploads.analyze(key, drawn.text, display.allow_special)
+        columns.column(
+            key, tokenizer, analysis, drawn.text, allow_special=display.allow_special,
+            show_whitespace=display.show_whitespace, raw_pieces=display.raw_pieces, per_row=display.per_row,
+        )
+    except TokenizerFailed as exc:  # an uploaded tokenizer that overran its time budget, or crashed
+        widgets.failed_card(tokenizer.name, str(exc))
+        return
+    drawn.analyses[key] = analysis
+    context_view.context_line(key, tokenizer.name, analysis.total, display.price)  # what the model reads: BOS too
