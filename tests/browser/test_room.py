@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.settle import wait_settled
+
 from tests.browser.test_playground import SPANS, set_text, wait_ready
 
 pytestmark = pytest.mark.browser
@@ -37,6 +39,7 @@ def test_the_downloaded_page_works_from_disk_with_the_network_off(page, browser,
     set_text(page, EVIL)
     page.wait_for_function(f"() => [...document.querySelectorAll('{SPANS}')].every(b => b.textContent.includes('🦀'))"
                            f" && document.querySelectorAll('{SPANS}').length === 4")
+    wait_settled(page)  # a key reruns the columns only; the sidebar's download follows when typing pauses
     with page.expect_download() as info:
         page.locator("[data-testid=stSidebar]").get_by_role("button", name="Download as a page").click()
     path = tmp_path / "view.html"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.settle import wait_settled
 from tests.browser.test_playground import wait_ready
 
 pytestmark = pytest.mark.browser
@@ -19,6 +20,7 @@ def test_a_file_name_is_plain_text_in_the_counts_table_and_the_ids_tabs(page, tm
     wait_ready(page, 4)
     page.locator("[data-testid=stSidebar] [data-testid=stFileUploaderDropzoneInput]").nth(1).set_input_files(str(path))
     wait_ready(page, 5)
+    wait_settled(page)  # the counts table and the ids tabs follow the columns in a whole-page run
     table = page.locator("[data-testid=stTable]")
     table.locator("th", has_text="v_1").first.wait_for(timeout=60_000)
     assert NAME in table.inner_text() and "\\" not in table.inner_text()
