@@ -134,7 +134,7 @@ def test_inside_link_round_trip() -> None:
         "page": "inside", "tokenizer": "gpt2", "view": "pipeline", "text": "Héllo",
     })
     assert at.selectbox(key=state.IT_TOKENIZER).value == "gpt2"
-    assert at.text_area(key=state.IT_TEXT).value == "Héllo"
+    assert live_box(at, state.IT_TEXT).value == "Héllo"
 
 
 def test_language_tax_link_round_trip() -> None:
