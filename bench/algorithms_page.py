@@ -8,7 +8,7 @@ load, the processor time much less. Not a test.
 
 Three measurements, each the median of ``--runs``:
 
-- ``train``: what a cold page does before drawing: load the corpus, then ``core.vocab_grid.train_models``
+- ``train``: what a cold page does before drawing: load the corpus, then ``core.measures.vocab_grid.train_models``
   for BPE (byte-level), WordPiece and Unigram, each once for all sizes (the page's store calls exactly
   this), then the nine cells (encode the page's default text, ``ui.spans.render_spans``) and the
   grid's HTML (``ui.algorithms.render``).
@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from core import corpora  # noqa: E402
 from core.fetch.sources import SourceUnavailable  # noqa: E402
-from core.vocab_grid import ALGORITHMS, train_models  # noqa: E402
+from core.measures.vocab_grid import ALGORITHMS, train_models  # noqa: E402
 from ui import state  # noqa: E402
 from ui.algorithms import render  # noqa: E402
 

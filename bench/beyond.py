@@ -3,11 +3,11 @@
 Run: ``PLAYGROUND_DATA_DIR=../shared/data .venv/bin/python bench/beyond.py [--runs 5]``.
 Prints medians over ``--runs`` runs (in one process) for:
 
-- training ``core.byte_ngram`` on 1 MB (Tiny Shakespeare's first million bytes) at orders 3, 5 and 8,
+- training ``core.beyond.byte_ngram`` on 1 MB (Tiny Shakespeare's first million bytes) at orders 3, 5 and 8,
   against the obvious reference: the same n-grams counted into ``collections.Counter`` dicts of
   ``bytes`` (counting only, no smoothing tables), and their ratio;
 - the entropy of the next byte at every byte of a 10 kB text (held out), and cutting it into patches;
-- plain BPE and SuperBPE (``core.superbpe``) to 4,000 tokens with the transition at 3,000 on the same
+- plain BPE and SuperBPE (``core.beyond.superbpe``) to 4,000 tokens with the transition at 3,000 on the same
   text, and the held-out tokens of each. Without the data folder it falls back to the built-in
   samples (tiny) and says so.
 
@@ -24,7 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import median_seconds  # noqa: E402
-from core import bpe, byte_ngram, patches, superbpe  # noqa: E402
+from core import bpe  # noqa: E402
+from core.beyond import byte_ngram, patches, superbpe  # noqa: E402
 from core.corpora import load_corpus, split_heldout  # noqa: E402
 from core.fetch.sources import SourceUnavailable  # noqa: E402
 
@@ -54,7 +55,7 @@ def main() -> None:
     data = text.encode()
     train_data, query = data[:MB], data[MB : MB + QUERY_BYTES] or data[-QUERY_BYTES:]
     print(f"Byte n-gram model on {len(train_data):,} bytes of {title}; medians of {args.runs} runs")
-    print(f"{'order':>5}  {'core.byte_ngram':>15}  {'dict reference':>14}  {'ratio':>6}  {'entropy 10 kB':>13}  {'+ patches':>9}")
+    print(f"{'order':>5}  {'core.beyond.byte_ngram':>15}  {'dict reference':>14}  {'ratio':>6}  {'entropy 10 kB':>13}  {'+ patches':>9}")
     for order in (3, 5, 8):
         ours = median_seconds(lambda order=order: byte_ngram.train(train_data, order=order), args.runs)
         reference = median_seconds(lambda order=order: dict_counts(train_data, order), max(1, args.runs // 2))

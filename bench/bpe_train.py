@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from core import bpe  # noqa: E402
 from core.corpora import load_corpus, split_heldout  # noqa: E402
 from core.fetch.sources import SourceUnavailable  # noqa: E402
-from core.patterns import GPT2_PATTERN  # noqa: E402
+from core.text.patterns import GPT2_PATTERN  # noqa: E402
 
 VOCAB_SIZE = 2_000
 TARGET_BYTES = 10_000_000

@@ -3,7 +3,7 @@
 Run: ``PLAYGROUND_DATA_DIR=../shared/data .venv/bin/python bench/compression_sweep.py [--runs 3]``.
 
 On Tiny Shakespeare's first 90 % (``core.corpora.split_heldout``), measuring the held-out 10 % at
-eight log-spaced sizes from 256 to 8,256 (``core.compression.default_sizes``), it times, interleaved
+eight log-spaced sizes from 256 to 8,256 (``core.measures.compression.default_sizes``), it times, interleaved
 in one process and reported as medians over ``--runs``:
 
 - **one run, incremental**: what the page does. One ``core.bpe.train`` to the largest size, then one
@@ -17,7 +17,7 @@ in one process and reported as medians over ``--runs``:
   reference (skip with ``--skip-hf``).
 
 Every way must give the same held-out token counts for ours (checked); the ratios show what the single
-run saves. Then word statistics (``core.wordstats``) of Don Quijote (2 MB): counts, Heaps' curve and
+run saves. Then word statistics (``core.measures.wordstats``) of Don Quijote (2 MB): counts, Heaps' curve and
 fit, Zipf's fit and the OOV curve. Not a test: timings depend on the machine and its load.
 """
 
@@ -32,10 +32,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core import bpe, compression, wordstats  # noqa: E402
+from core import bpe  # noqa: E402
 from core.corpora import load_corpus, split_heldout  # noqa: E402
 from core.fetch.sources import SourceUnavailable  # noqa: E402
-from core.patterns import GPT2_PATTERN  # noqa: E402
+from core.measures import compression, wordstats  # noqa: E402
+from core.text.patterns import GPT2_PATTERN  # noqa: E402
 
 SIZES = compression.default_sizes(top=8_256, points=8)
 

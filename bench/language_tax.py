@@ -2,7 +2,7 @@
 
 Run: ``PLAYGROUND_DATA_DIR=../shared/data .venv/bin/python bench/language_tax.py [--runs 3]``.
 Prints the median over ``--runs`` of:
-- ``cold``: ``core.language_tax.language_tax`` with the tokenizers loaded and nothing counted yet
+- ``cold``: ``core.tax.language_tax.language_tax`` with the tokenizers loaded and nothing counted yet
   (an empty memo): every article of every language tokenized, then the table built;
 - ``warm``: the same call again with the memo filled (what the page does on a rerun: another
   base language, another view), so only the table is built;
@@ -12,7 +12,7 @@ Prints the median over ``--runs`` of:
   top of the libraries.
 Then the same per tokenizer. Targets on the build machine: cold under 3 s, warm under 0.2 s.
 
-Then the compression leaderboard (``core.tax_stats.leaderboard`` and its matrix): every registry
+Then the compression leaderboard (``core.tax.tax_stats.leaderboard`` and its matrix): every registry
 tokenizer that loads × the UDHR's 52 suggested languages; ``cold`` with an empty memo (tokenizers
 already loaded; their load time is printed apart), ``warm`` with the memo filled (what the page
 does when the leaderboard's own cache has dropped the table). Targets: cold < 20 s, warm < 1 s.
@@ -37,9 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import median_seconds  # noqa: E402
 from core import pretrained  # noqa: E402
-from core.language_tax import language_tax  # noqa: E402
-from core.parallel_corpus import load_parallel  # noqa: E402
-from core.tax_stats import leaderboard, leaderboard_matrix  # noqa: E402
+from core.tax.language_tax import language_tax  # noqa: E402
+from core.tax.parallel_corpus import load_parallel  # noqa: E402
+from core.tax.tax_stats import leaderboard, leaderboard_matrix  # noqa: E402
 
 TOKENIZERS = ("gpt2", "cl100k_base", "o200k_base", "llama3", "qwen", "xlmr", "llama2", "mbert")
 N_LANGUAGES = 50

@@ -3,7 +3,7 @@
 Run: ``PLAYGROUND_DATA_DIR=../shared/data .venv/bin/python bench/long_word.py [--runs 1] [--mb 1.0]
 [--only bpe,unigram]``. The text is Tiny Shakespeare with its whitespace removed (``--mb`` megabytes of
 it), so every pattern reads it as one word. For each algorithm it trains, in one process, with the
-training cut of ``core.pretokenize.MAX_TRAINING_WORD`` characters and without it (BPE: the whole word;
+training cut of ``core.text.pretokenize.MAX_TRAINING_WORD`` characters and without it (BPE: the whole word;
 Unigram: its former cut of 1,024 characters), and prints the median seconds, the ratio and the peak
 memory of the process so far. The same sizes as the pages: BPE to 20,000 tokens (the BPE page's
 most), Unigram to 8,000 (the Algorithms page's largest) on the first 480,000 characters, under its
@@ -30,7 +30,7 @@ import core.unigram as unigram  # noqa: E402
 from bench.timing import median_seconds  # noqa: E402
 from core import bpe  # noqa: E402
 from core.corpora import load_corpus  # noqa: E402
-from core.pretokenize import MAX_TRAINING_WORD, cut_long_words  # noqa: E402
+from core.text.pretokenize import MAX_TRAINING_WORD, cut_long_words  # noqa: E402
 
 OLD_UNIGRAM_CUT = 1_024  # core.unigram's cut before the shared one
 

@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import median_seconds, sample_text  # noqa: E402
-from core.metrics import text_counts  # noqa: E402
+from core.measures.metrics import text_counts  # noqa: E402
 from core.pretrained import TokenizerUnavailable, load, registry  # noqa: E402
 from ui.cache import compute_analysis  # noqa: E402
 from ui.spans import DEFAULT_LIMIT, render_spans  # noqa: E402

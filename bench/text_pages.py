@@ -2,11 +2,11 @@
 
 Run: ``PLAYGROUND_DATA_DIR=../shared/data .venv/bin/python bench/text_pages.py [--runs 3]``.
 Each line is the median over ``--runs`` of our code, the reference it builds on, and their ratio:
-- ``graphemes``: ``core.unicode_info.grapheme_starts`` vs a plain ``regex`` ``\\X`` finditer;
-- ``odd chars``: ``core.odd_chars.flagged_chars`` (no reference: it is one pass over distinct characters);
-- ``NFKC view``: ``core.normalization.form_view`` (sizes of all, pieces of 3,000 clusters) vs
+- ``graphemes``: ``core.text.unicode_info.grapheme_starts`` vs a plain ``regex`` ``\\X`` finditer;
+- ``odd chars``: ``core.text.odd_chars.flagged_chars`` (no reference: it is one pass over distinct characters);
+- ``NFKC view``: ``core.text.normalization.form_view`` (sizes of all, pieces of 3,000 clusters) vs
   ``unicodedata.normalize`` of the whole text;
-- ``GPT-2 cut``: ``core.pretokenize.split`` (spans that cover the text) vs ``regex.findall``;
+- ``GPT-2 cut``: ``core.text.pretokenize.split`` (spans that cover the text) vs ``regex.findall``;
 - ``glitch scan``: counting GPT-2's ids over the reference corpus through our adapter vs tiktoken's
   own ``encode_ordinary`` (data folder needed), then the vocabulary scan itself.
 Not a test: timings vary by machine; compare the ratios.
@@ -24,10 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import regex  # noqa: E402
 
 from bench.timing import median_seconds  # noqa: E402
-from core import normalization, odd_chars, pretokenize, unicode_info  # noqa: E402
-from core.patterns import GPT2_PATTERN  # noqa: E402
 from core.pitfalls import glitch, vocab  # noqa: E402
 from core.pretrained import TokenizerUnavailable, load  # noqa: E402
+from core.text import normalization, odd_chars, pretokenize, unicode_info  # noqa: E402
+from core.text.patterns import GPT2_PATTERN  # noqa: E402
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "samples" / "playground_default.txt"
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core.fetch.sources import FileSpec, SourceUnavailable, UrlSource, obtain
-from core.textio import MAX_UPLOAD_BYTES, decode_text_upload
+from core.text.textio import MAX_UPLOAD_BYTES, decode_text_upload
 
 SAMPLES_DIR = Path(__file__).resolve().parent.parent / "data" / "samples"
 SAMPLE_LICENCE = "written for this project; same licence as its code"

@@ -1,7 +1,7 @@
 """Chat formats: one conversation as each model family's chat template turns it into tokens.
 
 Reads top to bottom: the conversation (sidebar) → the formats to show → one card per format (spans,
-cost per turn) → why an API's count differs. The formats are data in core/chat_formats.py; the cards
+cost per turn) → why an API's count differs. The formats are data in core/chat/formats.py; the cards
 come from ui/chat/views.py.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core import chat_formats as cf
-from core import chat_templates as ct
+from core.chat import formats as cf
+from core.chat import templates as ct
 from ui import links, nav, state
 from ui.chat import own, views
 

@@ -3,7 +3,7 @@
 Reads top to bottom: inputs (the corpus form in the sidebar, the text, the sizes) → the models (each
 algorithm trained once per corpus, cached, with a progress bar) → the grid of spans → what happens to
 characters the corpus never had → a closer look at each algorithm at one size. The logic lives in
-ui/algorithms/ (views, closer, store, render, figures, explain) and core/vocab_grid.py.
+ui/algorithms/ (views, closer, store, render, figures, explain) and core/measures/vocab_grid.py.
 """
 
 from __future__ import annotations

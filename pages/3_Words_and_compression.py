@@ -3,7 +3,7 @@
 Reads top to bottom: the corpus (sidebar form, catalog, paste or upload) and the real tokenizers to
 compare → four tabs: word statistics (Zipf, Heaps, out-of-vocabulary words), the same text in
 different units, compression against vocabulary size, and what a vocabulary costs a model. The
-logic lives in core/wordstats.py, core/compression.py, core/units.py and core/vocab_cost.py; the
+logic lives in core/measures/wordstats.py, core/measures/compression.py, core/measures/units.py and core/measures/vocab_cost.py; the
 drawing in ui/words/.
 """
 

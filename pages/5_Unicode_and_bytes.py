@@ -2,8 +2,8 @@
 
 Reads top to bottom: the text → its facts (grapheme clusters, counts, odd characters; cached) →
 one view at a time: the characters table (paged), the normalization forms side by side, what real
-tokenizers' normalizers do to it, and the odd characters. The logic lives in core/unicode_info.py,
-core/normalization.py, core/tokenizer_normalizers.py and ui/unicode/.
+tokenizers' normalizers do to it, and the odd characters. The logic lives in core/text/unicode_info.py,
+core/text/normalization.py, core/text/tokenizer_normalizers.py and ui/unicode/.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Reads top to bottom: the text and the patterns (sidebar: named patterns, your own regex) → one view:
 your text under every pattern, digits (patterns and real tokenizers side by side), contractions,
-leading spaces. Cuts are cached; the logic lives in core/chunks.py, core/pretokenize.py and
+leading spaces. Cuts are cached; the logic lives in core/text/chunks.py, core/text/pretokenize.py and
 ui/pretokenization/; chunks are drawn by the one span renderer.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.patterns import NAMED_PATTERNS
+from core.text.patterns import NAMED_PATTERNS
 from ui import cache, compare, links, live_text, nav, state, text_state, widgets
 from ui.pretokenization import examples, views
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.textio import without_surrogates
+from core.text.textio import without_surrogates
 from ui import cache, nav, state, widgets
 from ui.beyond import link as beyond_link
 from ui.beyond import views

@@ -21,10 +21,11 @@ from typing import Annotated
 
 import typer
 
-from core import corpora, parallel_sources, pretrained
+from core import corpora, pretrained
 from core.fetch.sources import SourceUnavailable, obtain
-from core.metrics import text_counts
-from core.textio import MAX_UPLOAD_BYTES, decode_text_upload
+from core.measures.metrics import text_counts
+from core.tax import parallel_sources
+from core.text.textio import MAX_UPLOAD_BYTES, decode_text_upload
 from core.types import ADDED, Token, Tokenizer
 
 OK, UNAVAILABLE, USAGE = 0, 1, 2
@@ -341,8 +342,8 @@ def tax(
     as_json: JsonOpt = False,
 ) -> None:
     """The language tax: tokens of the same content per language, over the base language's, per tokenizer."""
-    from core import parallel_corpus
-    from core.language_tax import language_tax
+    from core.tax import parallel_corpus
+    from core.tax.language_tax import language_tax
 
     keys = [e.key for e in parallel_corpus.parallel_catalog()]
     if corpus not in keys:

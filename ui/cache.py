@@ -12,9 +12,9 @@
   without end. Keys hold a digest of the text, not the text. Results are frozen, so sharing them
   between sessions is safe.
 - An analysis of a text up to ``WHOLE_CHARS`` holds all its tokens, packed
-  (``core.packed.PackedTokens``, ~20 bytes a token instead of ~190). A longer text is counted from
+  (``core.tokens.packed.PackedTokens``, ~20 bytes a token instead of ~190). A longer text is counted from
   the library's ids alone (``outline``: every id, the kinds, the round trip) and holds only its
-  first tokens (``core.head.leading_tokens``, checked against those ids); ``tokens(...)`` gives
+  first tokens (``core.tokens.head.leading_tokens``, checked against those ids); ``tokens(...)`` gives
   more when "Show more" asks, and all of them for an export. So 400 KB under 21 tokenizers costs
   the libraries' encodes, not 3 million ``Token`` objects, and 4 bytes a token in the cache.
 - A text over ``BIG_TEXT_BYTES`` is encoded by one session at a time: two users pasting 5 MB at once
@@ -36,11 +36,11 @@ from typing import Any
 
 import streamlit as st
 
-from core.head import leading_tokens
-from core.metrics import TextCounts, text_counts
-from core.packed import PackedTokens
+from core.measures.metrics import TextCounts, text_counts
 from core.pretrained.adapter import outline_of
-from core.roundtrip import Difference, first_difference
+from core.tokens.head import leading_tokens
+from core.tokens.packed import PackedTokens
+from core.tokens.roundtrip import Difference, first_difference
 from core.types import Token
 from ui.bounded import SizedCache
 from ui.spans import DEFAULT_LIMIT, render_spans

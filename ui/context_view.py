@@ -1,7 +1,7 @@
 """Under each Playground column: the share of its model's context window the text fills, and its
 cost at the user's price per million input tokens (no price is built in: they change).
 
-Registry tokenizers take their window from ``core.context`` (with its source, in the caption's
+Registry tokenizers take their window from ``core.measures.context_window`` (with its source, in the caption's
 help); an uploaded tokenizer, or one without a sourced number, asks for it.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.context import ContextWindow, context_windows, cost, share
+from core.measures.context_window import ContextWindow, context_windows, cost, share
 from ui.widgets import md_escape
 
 PRICE_KEY = "pg_price"  # the price per million input tokens; 0: no cost shown

@@ -1,6 +1,6 @@
 """The Playground's "Decode ids": a pasted list of ids and a tokenizer → the text and its spans.
 
-Each id's bytes come from the vocabulary (``core.decode_ids``); a list whose bytes are not valid
+Each id's bytes come from the vocabulary (``core.tokens.decode_ids``); a list whose bytes are not valid
 UTF-8 on their own (cut inside a character) shows its byte groups, token by token, never "�".
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import streamlit as st
 
-from core.decode_ids import decode_ids, parse_ids
+from core.tokens.decode_ids import decode_ids, parse_ids
 from ui.spans import hex_bytes, render_spans
 from ui.widgets import md_escape, sentence
 

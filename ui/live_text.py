@@ -28,7 +28,7 @@ from typing import Any
 
 import streamlit as st
 
-from core.textio import without_surrogates
+from core.text.textio import without_surrogates
 from ui import state as keys
 from ui.widgets import ASSETS_DIR
 

@@ -25,7 +25,7 @@ from typing import Any
 
 import streamlit as st
 
-from core.metrics import TextCounts
+from core.measures.metrics import TextCounts
 from ui import uploads
 from ui.cache import Analysis
 from ui.spans import DEFAULT_LIMIT

@@ -41,7 +41,7 @@ import itertools
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 
-from core.textio import without_surrogates
+from core.text.textio import without_surrogates
 from core.types import ADDED, BYTE_FALLBACK, SPECIAL, UNKNOWN, Token
 from ui.span_facts import attribute, choose_spelling, facts_attributes, id36, parsed
 

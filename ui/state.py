@@ -111,7 +111,7 @@ BPE_PASTE = "bpe_paste"  # training form: the pasted corpus
 BPE_UPLOAD = "bpe_upload"  # training form: the .txt uploader (widget only, no default)
 BPE_MODE = "bpe_mode"  # training form: "byte" or "char"
 BPE_END_OF_WORD = "bpe_end_of_word"  # training form, char mode: a key of core.bpe.END_OF_WORDS
-BPE_PATTERN = "bpe_pattern"  # training form: a name of core.patterns.NAMED_PATTERNS, or "Custom regex"
+BPE_PATTERN = "bpe_pattern"  # training form: a name of core.text.patterns.NAMED_PATTERNS, or "Custom regex"
 BPE_CUSTOM_PATTERN = "bpe_custom_pattern"  # training form: the custom regex
 BPE_SIZE_KIND = "bpe_size_kind"  # training form: "merges" or "vocab"
 BPE_SIZE = "bpe_size"  # training form: number of merges or vocabulary size
@@ -189,16 +189,16 @@ CF_TOOL_NAME = "cf_tool_name"
 CF_TOOL_ARGS = "cf_tool_args"
 CF_TOOL_RESULT = "cf_tool_result"
 CF_REPLY = "cf_reply"
-CF_FORMATS = "cf_formats"  # keys of core.chat_formats.FORMATS and core.chat_templates.TEMPLATES
+CF_FORMATS = "cf_formats"  # keys of core.chat.formats.FORMATS and core.chat.templates.TEMPLATES
 CF_SHOW_WHITESPACE = "cf_show_whitespace"
 CF_CONFIG_UPLOAD = "cf_config_upload"  # the file uploader of a tokenizer_config.json (a widget: no default)
 CF_CONFIG_TOKENIZER = "cf_config_tokenizer"  # the tokenizer that reads the uploaded template's output
 
 
 def chat_defaults() -> dict[str, Any]:
-    """The chat-format page's conversation (core.chat_formats.default_conversation) and every format."""
-    from core.chat_formats import FORMATS, default_conversation
-    from core.chat_templates import TEMPLATES
+    """The chat-format page's conversation (core.chat.formats.default_conversation) and every format."""
+    from core.chat.formats import FORMATS, default_conversation
+    from core.chat.templates import TEMPLATES
 
     system, user, call, result, reply = default_conversation()
     return {
@@ -221,10 +221,10 @@ BT_TEXT = "bt_text"  # the user's text, shared by the three views
 BT_TOKENIZERS = "bt_tokenizers"  # registry keys compared with bytes, patches and superwords
 BT_SHOW_WHITESPACE = "bt_show_whitespace"
 BT_NGRAM_CORPUS = "bt_ngram_corpus"  # entropy-model form: a key of ui.beyond.models.ngram_corpus_options()
-BT_NGRAM_ORDER = "bt_ngram_order"  # entropy-model form: n-gram order, 1 to core.byte_ngram.MAX_ORDER
+BT_NGRAM_ORDER = "bt_ngram_order"  # entropy-model form: n-gram order, 1 to core.beyond.byte_ngram.MAX_ORDER
 BT_NGRAM_APPLIED = "bt_ngram_applied"  # the settings of the model shown (ui.beyond.models.NgramSettings)
 BT_NGRAM_ERROR = "bt_ngram_error"  # why the last "Train" did not train, or ""
-BT_RULE = "bt_rule"  # a key of core.patches.RULES
+BT_RULE = "bt_rule"  # a key of core.beyond.patches.RULES
 BT_THRESHOLD_GLOBAL = "bt_threshold_global"  # θ of the global rule, bits
 BT_THRESHOLD_RELATIVE = "bt_threshold_relative"  # θ of the relative rule, bits
 BT_WHOLE_CHARS = "bt_whole_chars"  # patches end only between characters
@@ -243,9 +243,9 @@ BT_DEFAULT_TEXT = (
 def beyond_defaults() -> dict[str, Any]:
     """The page's keys and defaults. With the data folder it opens on richer corpora (PUD in 21
     languages for the entropy model, the novel Botchan for superwords); without it, on built-in text."""
-    from core import parallel  # lazily: only this page needs to look at the data folder
+    from core.beyond import multilingual  # lazily: only this page needs to look at the data folder
 
-    data = parallel.pud_available()
+    data = multilingual.pud_available()
     return {
         BT_VIEW: "patches",
         BT_TEXT: BT_DEFAULT_TEXT,
@@ -330,7 +330,7 @@ def unicode_defaults() -> dict[str, Any]:
 
 PT_TEXT = "pt_text"
 PT_VIEW = "pt_view"  # "patterns", "digits", "contractions" or "spaces"
-PT_PATTERNS = "pt_patterns"  # names of core.patterns.NAMED_PATTERNS
+PT_PATTERNS = "pt_patterns"  # names of core.text.patterns.NAMED_PATTERNS
 PT_CUSTOM = "pt_custom"  # the user's regex ("" hides it)
 PT_SHOW_WHITESPACE = "pt_show_whitespace"
 PT_DIGITS_TEXT = "pt_digits_text"
@@ -377,8 +377,8 @@ def pitfalls_defaults() -> dict[str, Any]:
 
 # -- Language tax (pages/4_Language_tax.py) --------------------------------------------------------
 # Owned by that page; its widgets all carry the "lt_" prefix.
-LT_CORPUS = "lt_corpus"  # a key of core.parallel_corpus.parallel_catalog(): "sample", "udhr", "pud"
-LT_PRESET = "lt_preset"  # a name of core.parallel_corpus.PRESETS, or None once languages are picked by hand
+LT_CORPUS = "lt_corpus"  # a key of core.tax.parallel_corpus.parallel_catalog(): "sample", "udhr", "pud"
+LT_PRESET = "lt_preset"  # a name of core.tax.parallel_corpus.PRESETS, or None once languages are picked by hand
 LT_LANGUAGES = "lt_languages"  # language codes of the corpus
 LT_BASE = "lt_base"  # the base language's code (premium 1×)
 LT_TOKENIZERS = "lt_tokenizers"  # registry keys
@@ -431,14 +431,14 @@ def language_tax_defaults() -> dict[str, Any]:
 AL_CORPUS = "al_corpus"  # training form: catalog key, or "paste" / "upload"
 AL_PASTE = "al_paste"  # training form: the pasted corpus
 AL_UPLOAD = "al_upload"  # training form: the .txt uploader (widget only, no default)
-AL_BPE_FLAVOUR = "al_bpe_flavour"  # training form: a key of core.vocab_grid.BPE_FLAVOURS
-AL_UNIGRAM_RECIPE = "al_unigram_recipe"  # training form: a key of core.vocab_grid.UNIGRAM_RECIPES
+AL_BPE_FLAVOUR = "al_bpe_flavour"  # training form: a key of core.measures.vocab_grid.BPE_FLAVOURS
+AL_UNIGRAM_RECIPE = "al_unigram_recipe"  # training form: a key of core.measures.vocab_grid.UNIGRAM_RECIPES
 AL_APPLIED = "al_applied"  # the corpus and flavour trained on (ui.algorithms.store.GridSettings); None = defaults
 AL_OWN_TEXT = "al_own_text"  # the pasted or uploaded corpus of the applied settings
 AL_TRAIN_ERROR = "al_train_error"  # why the last "Train" did not train, or ""
 TRAINING_STOPPED = "training_stopped"  # the page whose Stop button interrupted a training (ui.store)
 AL_TEXT = "al_text"  # the text cut in every cell
-AL_SIZES = "al_sizes"  # the grid's columns: vocabulary sizes from core.vocab_grid.SIZE_OPTIONS
+AL_SIZES = "al_sizes"  # the grid's columns: vocabulary sizes from core.measures.vocab_grid.SIZE_OPTIONS
 AL_SIZES_LAST = "al_sizes_last"  # the sizes before the last click (a fifth pick is taken back)
 AL_SIZES_TRAINED = "al_sizes_trained"  # the sizes of the last grid shown (a stopped training goes back to them)
 AL_SHOW_WHITESPACE = "al_show_whitespace"
@@ -495,14 +495,14 @@ WC_OWN_TEXT = "wc_own_text"  # the pasted or uploaded text of the applied choice
 WC_CORPUS_ERROR = "wc_corpus_error"  # why the last "Use this corpus" did not switch, or ""
 WC_TAB = "wc_tab"  # the open tab's label, one of WC_TABS
 WC_TOKENIZERS = "wc_tokenizers"  # registry keys measured next to the sweeps and in the units table
-WC_RULE = "wc_rule"  # a key of core.wordstats.WORD_RULES
+WC_RULE = "wc_rule"  # a key of core.measures.wordstats.WORD_RULES
 WC_ZIPF_WINDOW = "wc_zipf_window"  # (first rank, last rank) of Zipf's fit
-WC_ZIPF_METHOD = "wc_zipf_method"  # a key of core.wordstats.ZIPF_METHODS
-WC_HEAPS_START = "wc_heaps_start"  # where Heaps' fit starts (words read); 0 = core.wordstats.heaps_start's rule
+WC_ZIPF_METHOD = "wc_zipf_method"  # a key of core.measures.wordstats.ZIPF_METHODS
+WC_HEAPS_START = "wc_heaps_start"  # where Heaps' fit starts (words read); 0 = core.measures.wordstats.heaps_start's rule
 WC_MAX_VOCAB = "wc_max_vocab"  # sweep form: the largest vocabulary
 WC_POINTS = "wc_points"  # sweep form: sizes WordPiece and Unigram train at
 WC_OTHERS = "wc_others"  # sweep form: algorithms besides BPE
-WC_PATTERN = "wc_pattern"  # sweep form: a name of core.patterns.NAMED_PATTERNS
+WC_PATTERN = "wc_pattern"  # sweep form: a name of core.text.patterns.NAMED_PATTERNS
 WC_SWEEP = "wc_sweep"  # the applied sweep settings (ui.words.cache.SweepSettings); None = defaults
 WC_UNITS_VOCAB = "wc_units_vocab"  # units: the BPE vocabulary size shown
 WC_PRESET = "wc_preset"  # calculator: a preset's name, or "" for custom figures

@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
 
-from core.metrics import TextCounts
+from core.measures.metrics import TextCounts
 from ui.widgets import md_escape
 
 

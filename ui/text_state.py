@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core.textio import without_surrogates
+from core.text.textio import without_surrogates
 
 
 def repair_surrogates(key: str) -> int:

@@ -14,8 +14,8 @@ from typing import Any
 
 import streamlit as st
 
-from core.roundtrip import Difference
-from core.textio import MAX_UPLOAD_BYTES, decode_text_upload
+from core.text.textio import MAX_UPLOAD_BYTES, decode_text_upload
+from core.tokens.roundtrip import Difference
 from ui.cache import Analysis, Unavailable, retry
 from ui.spans import render_ids, render_legend
 

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from core.bpe.model import END_OF_WORD, UNK, BPEResult, BPETokenizer, MergeStep
-from core.patterns import GPT2_PATTERN
 from core.pretrained.adapter import byte_level_piece
+from core.text.patterns import GPT2_PATTERN
 
 if TYPE_CHECKING:
     import tiktoken

@@ -45,9 +45,9 @@ import regex
 
 from core.bpe.history import NEVER, History, Merges, build_tokens, byte_owners, merge_lowest_first
 from core.bpe.pair_counts import MAX_VOCAB, PairCounts, TieBreak, pair_counts
-from core.patterns import GPT2_PATTERN, NAMED_PATTERNS
-from core.pretokenize import MAX_TRAINING_WORD, chunks, compile_pattern, cut_long_words, split
-from core.textio import without_surrogates
+from core.text.patterns import GPT2_PATTERN, NAMED_PATTERNS
+from core.text.pretokenize import MAX_TRAINING_WORD, chunks, compile_pattern, cut_long_words, split
+from core.text.textio import without_surrogates
 from core.types import TEXT, UNKNOWN, Token
 
 Mode = Literal["byte", "char"]
@@ -136,7 +136,7 @@ class BPETokenizer:
     text after the first ``k`` merges; both reuse one precomputed history per text, so scrubbing ``k``
     over a short text costs a bisect per pre-token. A pre-token of n units costs O(n log n) time and
     O(n) memory however long it is (``core.bpe.history``). Every method reads lone surrogates as
-    U+FFFD, one for one, so offsets stay valid (``core.textio.without_surrogates``).
+    U+FFFD, one for one, so offsets stay valid (``core.text.textio.without_surrogates``).
 
     >>> tok = BPETokenizer(merges=[(104, 105)])
     >>> [(t.id, t.bytes) for t in tok.encode("hi!")]
@@ -478,7 +478,7 @@ class BPEResult:
     ``initial_tokens`` is the training corpus's size in tokens before any merge (its bytes, or its
     characters in char mode); with each step's ``tokens_after`` it draws tokens-vs-vocabulary
     without re-encoding anything. ``words_cut`` counts the distinct pre-tokens (words in char mode)
-    longer than ``core.pretokenize.MAX_TRAINING_WORD`` characters that training read cut into pieces.
+    longer than ``core.text.pretokenize.MAX_TRAINING_WORD`` characters that training read cut into pieces.
     """
 
     tokenizer: BPETokenizer
@@ -530,14 +530,14 @@ def train(
     and says why, when no pair occurs ``min_count`` times. ``progress(done, total)`` is called before
     the first merge and about a hundred times after, not once per merge; an exception it raises (a
     page's Stop button) ends the training there, with nothing kept. Pre-tokens longer than
-    ``core.pretokenize.MAX_TRAINING_WORD`` characters are cut into pieces that long (a text without
+    ``core.text.pretokenize.MAX_TRAINING_WORD`` characters are cut into pieces that long (a text without
     spaces is one pre-token); encoding does not cut. ``max_chars`` bounds the characters of distinct
     pre-tokens trained on (``MAX_TRAINING_CHARS``; ``None`` lifts it, as the command line does): a
     corpus over it is refused at once. Lone surrogates in ``corpus`` are read as U+FFFD.
     ``end_of_word`` picks character BPE's layout of ``</w>`` (see the module's docstring).
 
     ``start_merges`` (byte mode) continues training after merges learned before, possibly with
-    another pattern (SuperBPE's second stage, ``core.superbpe``): each chunk starts as its ids once
+    another pattern (SuperBPE's second stage, ``core.beyond.superbpe``): each chunk starts as its ids once
     those merges are applied, lowest rank first, as ``encode`` applies them; the new merges' ranks and
     ids follow them. ``vocab_size`` counts every token; the trace holds only the new merges and
     ``initial_tokens`` is the corpus after the start merges; the tokenizer holds all merges.

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from core.bpe.history import NEVER, History, Merge, Merges, byte_owners, merge_lowest_first
-from core.pretokenize import split
-from core.textio import without_surrogates
+from core.text.pretokenize import split
+from core.text.textio import without_surrogates
 from core.types import TEXT, Token
 
 
@@ -74,12 +74,12 @@ def replay(text: str, *, mergeable_ranks: Mapping[bytes, int], pattern: str, nfc
     have the lowest rank (the leftmost on a tie); events of all pre-tokens are then ordered by rank,
     each pre-token keeping its own order, so scrubbing shows the vocabulary's merges as they apply.
     A pre-token of n bytes costs O(n log n) time and O(n) memory (``core.bpe.history``). Lone
-    surrogates become U+FFFD first, one for one (``core.textio.without_surrogates``), and
+    surrogates become U+FFFD first, one for one (``core.text.textio.without_surrogates``), and
     ``Replay.text`` is that text. With ``nfc`` the merges run on the NFC form of the text, as Qwen
     encodes it, and every offset is mapped back to the text as given (grapheme clusters that NFC
     changes are covered whole).
 
-    >>> from core.patterns import GPT2_PATTERN
+    >>> from core.text.patterns import GPT2_PATTERN
     >>> ranks = {bytes([i]): i for i in range(256)} | {b"hi": 256}
     >>> r = replay("hi", mergeable_ranks=ranks, pattern=GPT2_PATTERN)
     >>> [(t.id, t.bytes) for t in r.segmentation(r.n_steps)]

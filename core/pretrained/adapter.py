@@ -127,7 +127,7 @@ class PretrainedTokenizer:
     Subtle: ``text_ids`` and ``count`` cover the tokens of the text only (no BOS/[CLS]/</s> the
     tokenizer adds on its own), so they match the non-``ADDED`` tokens ``encode`` returns; they are
     the library's own ids call, with no ``Token`` built, for callers that only count
-    (``core.language_tax``). ``unknown_ids`` are the ids that stand for lost text ([UNK], <unk>).
+    (``core.tax.language_tax``). ``unknown_ids`` are the ids that stand for lost text ([UNK], <unk>).
     """
 
     pattern: str | None = None  # pre-tokenization regex, byte-level BPE only

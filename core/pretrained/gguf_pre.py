@@ -3,7 +3,7 @@
 The table follows llama.cpp's ``src/llama-vocab.cpp``: ``llama_vocab::impl::load`` maps each name
 to a ``LLAMA_VOCAB_PRE_TYPE_*`` (and says which types take a whole pre-token found in the vocabulary
 as one token, ``ignore_merges``), and ``llm_tokenizer_bpe`` gives each type its regexes, which live
-in ``core.patterns``. Where llama.cpp rewrote a tokenizer.json regex for C++'s ``std::regex`` (case
+in ``core.text.patterns``. Where llama.cpp rewrote a tokenizer.json regex for C++'s ``std::regex`` (case
 classes spelled with lookaheads, ``(?i:…)`` spelled out) the original it quotes is used; where it
 runs a hand-written splitter (Kimi K2, AFMoE digits), a regex that cuts the same way.
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core import patterns as p
+from core.text import patterns as p
 
 
 @dataclass(frozen=True)

@@ -30,10 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from core.patterns import GPT2_PATTERN
 from core.pretrained.adapter import BYTE_TO_UNICODE
 from core.pretrained.gguf_metadata import GGUFFormatError, Progress, read_metadata
 from core.pretrained.gguf_pre import MISSING, NOT_BYTE_LEVEL, PRE_TOKENIZERS, PreTokenizer
+from core.text.patterns import GPT2_PATTERN
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
 KINDS = ("gpt2", "llama", "t5", "bert")

@@ -24,7 +24,7 @@ from core.pretrained.adapter import (
     library_call,
     snap_to_clusters,
 )
-from core.textio import without_surrogates
+from core.text.textio import without_surrogates
 from core.types import ADDED, BYTE_FALLBACK, SPECIAL, TEXT, UNKNOWN, Token
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ Where each stage comes from:
   pre-tokenizer, which the stage says.
 - tiktoken: NFC where the tokenizer applies it; the pre-tokens are the tokenizer's own pattern run
   by the ``regex`` package (tiktoken runs the same pattern in Rust and does not expose the chunks).
-- anything else with a ``pattern`` (BPE trained here): the same, through ``core.pretokenize``.
+- anything else with a ``pattern`` (BPE trained here): the same, through ``core.text.pretokenize``.
 """
 
 from __future__ import annotations
@@ -101,7 +101,7 @@ def _hf_front(library: Any, text: str):
 def _pattern_front(pattern: str, normalized: str):
     if not pattern:
         return [(normalized, 0, len(normalized))] if normalized else [], "none: the model reads the text whole"
-    from core import pretokenize
+    from core.text import pretokenize
 
     try:
         spans = pretokenize.split(normalized, pattern)

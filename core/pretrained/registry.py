@@ -27,7 +27,9 @@ from core.fetch.sources import (
     UrlSource,
     obtain,
 )
-from core.patterns import (
+from core.pretrained import vocab_files as vf
+from core.pretrained.adapter import PretrainedSpec, PretrainedTokenizer, TokenizerUnavailable
+from core.text.patterns import (
     CL100K_PATTERN,
     GPT2_PATTERN,
     LLAMA3_PATTERN,
@@ -35,8 +37,6 @@ from core.patterns import (
     QWEN3_5_PATTERN,
     QWEN_PATTERN,
 )
-from core.pretrained import vocab_files as vf
-from core.pretrained.adapter import PretrainedSpec, PretrainedTokenizer, TokenizerUnavailable
 
 DEFAULT_KEYS: tuple[str, ...] = ("gpt2", "cl100k_base", "o200k_base", "llama3")
 

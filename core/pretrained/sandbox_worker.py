@@ -41,7 +41,7 @@ def _build_room(held: OrderedDict[str, Any], builder: str, args: tuple[Any, ...]
 
 
 def _call(tokenizer: Any, method: str, args: tuple[Any, ...]) -> Any:
-    from core.packed import PackedTokens
+    from core.tokens.packed import PackedTokens
 
     if method == "encode":
         text, allow_special = args

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.pretrained.adapter import Outline, PretrainedTokenizer, added, split_on_specials
-from core.textio import without_surrogates
+from core.text.textio import without_surrogates
 from core.types import ADDED, BYTE_FALLBACK, SPECIAL, TEXT, UNKNOWN, Token
 
 if TYPE_CHECKING:

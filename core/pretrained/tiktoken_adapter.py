@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from core.pretrained.adapter import Outline, PretrainedTokenizer, added, byte_chunk_spans, byte_level_piece
-from core.textio import without_surrogates
+from core.text.textio import without_surrogates
 from core.types import ADDED, SPECIAL, TEXT, Token
 
 if TYPE_CHECKING:

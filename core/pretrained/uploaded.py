@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.patterns import CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN
 from core.pretrained.adapter import PretrainedSpec, PretrainedTokenizer, TokenizerFailed, is_panic
 from core.pretrained.sandbox import Recipe, Refused, SandboxedTokenizer
 from core.pretrained.upload_limits import LimitExceeded, check_ids, check_special_count
+from core.text.patterns import CL100K_PATTERN, GPT2_PATTERN, LLAMA3_PATTERN, O200K_PATTERN
 
 MAX_TOKENIZER_BYTES = 64 * 1024 * 1024  # Gemma 3's tokenizer.json is 33 MB; a GGUF model is gigabytes
 KINDS = ("tokenizer.json", ".tiktoken", "SentencePiece .model", "vocab.txt", "GGUF")

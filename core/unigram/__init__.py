@@ -26,9 +26,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.patterns import NAMED_PATTERNS
-from core.pretokenize import MAX_TRAINING_WORD, compile_pattern, cut_long_words
-from core.textio import without_surrogates
+from core.text.patterns import NAMED_PATTERNS
+from core.text.pretokenize import MAX_TRAINING_WORD, compile_pattern, cut_long_words
+from core.text.textio import without_surrogates
 from core.unigram.model import UNK, LatticeEdge, Segmentation, UnigramTokenizer, WordLattice
 from core.unigram.seed import make_seed
 from core.unigram.trainer import PruneRound, run
@@ -51,7 +51,7 @@ __all__ = [
 
 MAX_PIECE_LEN = 64
 # Training cuts longer words (a text without spaces is one word) into parts this long; no piece spans a cut.
-MAX_WORD_CHARS = MAX_TRAINING_WORD  # longer words are cut for training (core.pretokenize.cut_long_words)
+MAX_WORD_CHARS = MAX_TRAINING_WORD  # longer words are cut for training (core.text.pretokenize.cut_long_words)
 DEFAULT_SEED_SIZE = 1_000_000  # SentencePiece's seed_sentencepiece_size
 # The training budget, in characters of distinct words (each counted once however often it occurs):
 # the seed and its lattices take about 1 KB per such character (975 MB peak for 1,000,000 of them,
@@ -114,7 +114,7 @@ def train(
     that mix scripts (``o,``, ``a1``: digits and punctuation are one "common" script), as
     SentencePiece does by default. ``progress(done, total)`` is called once the seed is made and after
     every EM iteration; an exception it raises (a page's Stop button) ends the training there. Words
-    longer than ``MAX_WORD_CHARS`` are cut into pieces that long (``core.pretokenize.cut_long_words``).
+    longer than ``MAX_WORD_CHARS`` are cut into pieces that long (``core.text.pretokenize.cut_long_words``).
     ``max_chars`` bounds the characters of distinct words trained on (about 1 KB of memory each): a
     corpus over it is refused with a ``ValueError`` at once; ``None`` lifts the bound (the command line).
     Lone surrogates are read as U+FFFD.

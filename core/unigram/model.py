@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from core.textio import without_surrogates
+from core.text.textio import without_surrogates
 from core.types import TEXT, UNKNOWN, Token
 from core.unigram import search
 from core.unigram.words import METASPACE, Word, word_strings, words

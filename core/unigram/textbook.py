@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.textio import without_surrogates
+from core.text.textio import without_surrogates
 from core.unigram.lattice import Lattices
 from core.unigram.textbook_model import TEXTBOOK_PATTERN, TextbookUnigramTokenizer, pretokens
 from core.unigram.textbook_seed import make_textbook_seed

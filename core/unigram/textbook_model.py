@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from core.textio import without_surrogates
+from core.text.textio import without_surrogates
 from core.types import TEXT, UNKNOWN, Token
 
 UNK = "<unk>"

@@ -9,7 +9,7 @@ Two pre-tokenizations:
   stands for no character (SentencePiece's "dummy prefix"); the ``▁`` of a later word stands for the
   one whitespace character right before it, so a run of whitespace keeps only its last character
   (SentencePiece's ``remove_extra_whitespaces``) and a line break reads as a space.
-- ``pattern=<regex>``: the words are the chunks of ``core.pretokenize.split`` (GPT-2's pattern gives
+- ``pattern=<regex>``: the words are the chunks of ``core.text.pretokenize.split`` (GPT-2's pattern gives
   ``Hello``, `` world``, ``!``), taken literally: spaces are ordinary symbols, nothing is dropped.
 
 What this module does not do: learn (``core.unigram.trainer``) or segment (``core.unigram.model``).
@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import regex
 
-from core.pretokenize import chunks, split
+from core.text.pretokenize import chunks, split
 
 METASPACE = "\u2581"  # SentencePiece's visible space, "▁"
 # Python's str.split() whitespace is regex's \s plus the four separators \x1c-\x1f; training splits

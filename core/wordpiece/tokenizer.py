@@ -17,9 +17,9 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import NamedTuple
 
-from core.patterns import BERT_PATTERN, WHITESPACE_WORDS_PATTERN
-from core.pretokenize import compile_pattern, split
-from core.textio import without_surrogates
+from core.text.patterns import BERT_PATTERN, WHITESPACE_WORDS_PATTERN
+from core.text.pretokenize import compile_pattern, split
+from core.text.textio import without_surrogates
 from core.types import SPECIAL, TEXT, UNKNOWN, Token
 
 UNK = "[UNK]"
@@ -32,7 +32,7 @@ PRE_TOKENIZERS: dict[str, str] = {
     "Whitespace only": WHITESPACE_WORDS_PATTERN,
 }
 # Patterns whose matches take every character that is not whitespace: the text between two matches is
-# only whitespace, so words come straight from the regex (twice as fast as core.pretokenize.split,
+# only whitespace, so words come straight from the regex (twice as fast as core.text.pretokenize.split,
 # which keeps the gaps as chunks of their own). Both are linear, so they need no time budget.
 _GAPLESS = frozenset(PRE_TOKENIZERS.values())
 _SEPARATORS = "\x1c\x1d\x1e\x1f"  # space to str.split, not to regex's \s
@@ -287,7 +287,7 @@ def word_spans(text: str, pattern: str) -> list[tuple[int, int, str]]:
     """The words of ``text``: ``(start, end, word)`` for each chunk of ``pattern`` that is not only whitespace.
 
     Subtle: with a pattern of one's own, text the pattern does not match is a word too (as in
-    ``core.pretokenize.split``): nothing is dropped silently except whitespace.
+    ``core.text.pretokenize.split``): nothing is dropped silently except whitespace.
 
     >>> word_spans("Hi, you", BERT_PATTERN)
     [(0, 2, 'Hi'), (2, 3, ','), (4, 7, 'you')]

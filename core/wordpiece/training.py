@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from core.patterns import BERT_PATTERN
-from core.pretokenize import compile_pattern
-from core.textio import without_surrogates
+from core.text.patterns import BERT_PATTERN
+from core.text.pretokenize import compile_pattern
+from core.text.textio import without_surrogates
 from core.wordpiece.pair_scores import PairScores
 from core.wordpiece.tokenizer import (
     MAX_CHARS_PER_WORD,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.metrics import text_counts
+from core.measures.metrics import text_counts
 from tests.browser.test_playground import TABLE_JS, wait_ready
 from ui import state
 from ui.live_text import PAUSE_CHARS, PAUSE_NOTE

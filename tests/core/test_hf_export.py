@@ -41,7 +41,7 @@ def test_unigram_tokenizer_json_gives_identical_ids(essay: tuple[str, str]) -> N
 @pytest.fixture(scope="module")
 def unigram_models(essay: tuple[str, str]) -> list[tuple[object, Tokenizer]]:
     """A Unigram trained here with ▁ words and one with GPT-2's pattern, each beside its export."""
-    from core.patterns import GPT2_PATTERN
+    from core.text.patterns import GPT2_PATTERN
 
     train, _ = essay
     models = [unigram.train(train, vocab_size=300).tokenizer,

@@ -11,8 +11,9 @@ from collections import Counter
 
 import pytest
 
-from core import bpe, unigram, vocab_grid, wordpiece
-from core.pretokenize import MAX_TRAINING_WORD, cut_long_words
+from core import bpe, unigram, wordpiece
+from core.measures import vocab_grid
+from core.text.pretokenize import MAX_TRAINING_WORD, cut_long_words
 
 NO_SPACES = "ab" * 5_000  # one pre-token of 10,000 characters under every pattern
 

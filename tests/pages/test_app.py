@@ -190,7 +190,7 @@ def test_lossy_tokenizer_is_flagged_and_added_tokens_counted_apart() -> None:
 
 
 def test_too_large_upload_is_an_error_and_keeps_the_text() -> None:
-    from core.textio import MAX_UPLOAD_BYTES
+    from core.text.textio import MAX_UPLOAD_BYTES
 
     at = run_app()
     live_box(at, state.PG_TEXT).input("keep me").run()

@@ -333,7 +333,7 @@ def test_pieces_with_markdown_characters_stay_text_in_the_race_caption() -> None
 
 
 def test_a_runaway_custom_pattern_is_refused_with_a_message_not_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
-    from core import pretokenize
+    from core.text import pretokenize
 
     monkeypatch.setattr(pretokenize, "MATCH_SECONDS", 0.3)  # (a|a)+$ on this corpus would run for days
     at = run_page()
@@ -349,7 +349,7 @@ def test_a_runaway_custom_pattern_is_refused_with_a_message_not_a_hang(monkeypat
 def test_a_pattern_that_runs_away_on_your_text_is_a_message_and_keeps_the_text(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from core import pretokenize
+    from core.text import pretokenize
 
     monkeypatch.setattr(pretokenize, "MATCH_SECONDS", 0.3)
     at = run_page()

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core import chat_formats as cf
-from core import chat_templates as ct
+from core.chat import formats as cf
+from core.chat import templates as ct
 from tests.pages.apptest import open_page
 from ui import state
 from ui.widgets import md_escape

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core.parallel_corpus import load_parallel
+from core.tax.parallel_corpus import load_parallel
 from tests.pages.apptest import open_page, rerun
 from ui import state
 from ui.tax import research, views
@@ -318,7 +318,7 @@ def test_the_full_tables_csv_holds_the_spread_columns() -> None:
 
     import pandas as pd
 
-    from core.language_tax import language_tax
+    from core.tax.language_tax import language_tax
     from ui import export
 
     class Chars:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from core.context import context_windows
+from core.measures.context_window import context_windows
 from tests.pages.apptest import open_page, rerun
 from tests.pages.live import live_box
 from ui import state

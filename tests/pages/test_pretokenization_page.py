@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from core import pretokenize
-from core.patterns import GPT2_PATTERN
-from core.pretokenize import split
+from core.text import pretokenize
+from core.text.patterns import GPT2_PATTERN
+from core.text.pretokenize import split
 from tests.pages.apptest import open_page
 from ui import state
 

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from core import pretrained
 from core.corpora import load_corpus, split_heldout
-from core.patterns import CL100K_PATTERN
+from core.text.patterns import CL100K_PATTERN
 from playground.cli import OK, UNAVAILABLE, USAGE, app
 
 runner = CliRunner()

@@ -85,7 +85,7 @@ def test_the_budget_must_be_positive() -> None:
 
 def test_analyses_are_packed_and_counted_by_their_real_size() -> None:
     """A cached analysis holds packed tokens (~20 bytes each), and the cache counts those bytes."""
-    from core.packed import PackedTokens
+    from core.tokens.packed import PackedTokens
     from ui.cache import analysis_size, compute_analysis
 
     class Chars:

@@ -109,7 +109,7 @@ def test_a_text_starting_with_the_bos_string_is_not_called_lossy(key: str, bos: 
 def test_a_long_text_is_counted_from_ids_and_builds_only_its_first_tokens(key: str) -> None:
     """Past WHOLE_CHARS the analysis is the same as the whole encoding's, with only its head built;
     more tokens ("Show more") and all of them (exports) are the whole encoding's too."""
-    from core.metrics import text_counts
+    from core.measures.metrics import text_counts
     from core.types import ADDED
     from ui import cache
     from ui.bounded import SizedCache

@@ -7,7 +7,7 @@ import urllib.parse
 
 import pytest
 
-from core.metrics import text_counts
+from core.measures.metrics import text_counts
 from core.types import Token
 from ui.offline import Column, counts_html, inline_script, page_html
 from ui.spans import render_spans

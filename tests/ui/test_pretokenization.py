@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.patterns import NAMED_PATTERNS
-from core.pretokenize import chunks
+from core.text.patterns import NAMED_PATTERNS
+from core.text.pretokenize import chunks
 from ui import compare
 from ui.pretokenization import examples
 

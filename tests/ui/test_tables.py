@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.metrics import text_counts
+from core.measures.metrics import text_counts
 from core.types import ADDED, Token
 from ui.tables import counts_frame, counts_styler
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core import compression, wordstats
 from core.corpora import load_corpus, split_heldout
-from core.units import unit_rows
-from core.vocab_cost import PRESETS
+from core.measures import compression, wordstats
+from core.measures.units import unit_rows
+from core.measures.vocab_cost import PRESETS
 from ui.figures import ALGORITHM_COLORS
 from ui.words import figures as fig
 

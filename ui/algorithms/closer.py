@@ -11,8 +11,8 @@ import math
 
 import streamlit as st
 
+from core.measures.vocab_grid import Cell
 from core.types import UNKNOWN
-from core.vocab_grid import Cell
 from core.wordpiece.tokenizer import word_spans
 from ui import state, widgets
 from ui.algorithms import explain, figures, render

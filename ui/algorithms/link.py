@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 
 from core import corpora
-from core.vocab_grid import BPE_FLAVOURS, SIZE_OPTIONS, UNIGRAM_RECIPES
+from core.measures.vocab_grid import BPE_FLAVOURS, SIZE_OPTIONS, UNIGRAM_RECIPES
 from ui import links, state
 from ui.algorithms import closer, views
 from ui.algorithms.store import GridSettings

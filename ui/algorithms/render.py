@@ -14,8 +14,8 @@ from itertools import groupby
 from typing import Any
 
 from core import bpe
+from core.measures.vocab_grid import Cell
 from core.types import UNKNOWN, Token
-from core.vocab_grid import Cell
 from core.wordpiece import WordMatch
 from ui.spans import render_spans
 
@@ -54,7 +54,7 @@ def count_unknown(tokens: Sequence[Token]) -> int:
 def cell_view(cell: Cell, text: str, *, show_whitespace: bool, limit: int = GRID_LIMIT) -> CellView:
     """Encode ``text`` with the cell's tokenizer and draw its spans (at most ``limit`` tokens).
 
-    >>> from core.vocab_grid import Cell
+    >>> from core.measures.vocab_grid import Cell
     >>> cell_view(Cell("bpe", 300, None, note="no"), "hi", show_whitespace=False).spans
     ''
     """

@@ -1,9 +1,9 @@
 """Trained models of the Algorithms page, kept per (corpus, algorithm) for the whole server process.
 
-- ``GridStore`` holds, per corpus, the characters it has and one ``core.vocab_grid.Models`` per
+- ``GridStore`` holds, per corpus, the characters it has and one ``core.measures.vocab_grid.Models`` per
   algorithm (and BPE flavour), which serves every vocabulary size it was trained for: BPE and
   WordPiece at several sizes cost one run to the largest, Unigram one run for the whole ladder
-  (``core.vocab_grid``). A size a model does not cover trains again, once, to the new largest.
+  (``core.measures.vocab_grid``). A size a model does not cover trains again, once, to the new largest.
 - ``grid_store()`` is an ``st.cache_resource``: one store shared by every session. Subtle: the store,
   not a training function, is the cached resource, so the progress bar is drawn outside any cached
   function and never replayed on a cache hit (as in ``ui.bpe.views``).
@@ -22,7 +22,7 @@ import streamlit as st
 
 from core import corpora
 from core.fetch.sources import SourceUnavailable
-from core.vocab_grid import (
+from core.measures.vocab_grid import (
     ALGORITHMS,
     BPE_FLAVOURS,
     UNIGRAM_RECIPES,
@@ -162,7 +162,7 @@ class Grid:
         return self.models[algorithm].cell(size)
 
     def unseen(self, text: str) -> list[str]:
-        """Characters of ``text`` the corpus never has (``core.vocab_grid.unseen_characters``)."""
+        """Characters of ``text`` the corpus never has (``core.measures.vocab_grid.unseen_characters``)."""
         return unseen_characters(self.corpus_chars, text)
 
 

@@ -13,8 +13,15 @@ from collections.abc import Callable
 import streamlit as st
 
 from core import corpora
-from core.pretokenize import MAX_TRAINING_WORD, long_word_note
-from core.vocab_grid import ALGORITHMS, BPE_FLAVOURS, SIZE_OPTIONS, UNIGRAM_RECIPES, UNSEEN_CHARACTER, Cell
+from core.measures.vocab_grid import (
+    ALGORITHMS,
+    BPE_FLAVOURS,
+    SIZE_OPTIONS,
+    UNIGRAM_RECIPES,
+    UNSEEN_CHARACTER,
+    Cell,
+)
+from core.text.pretokenize import MAX_TRAINING_WORD, long_word_note
 from ui import state, widgets
 from ui.algorithms import explain, render
 from ui.algorithms.store import (

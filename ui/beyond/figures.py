@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from core import bpe, superbpe
+from core import bpe
+from core.beyond import superbpe
 from ui.figures import ALGORITHM_COLORS, MARKER_COLOR, compact, sample_indices
 
 BYTES_COLOR = "#6b7280"

@@ -9,8 +9,9 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from core import bpe, superbpe
-from core.byte_level import BYT5_VOCAB, ByteTokenizer, SequenceCost
+from core import bpe
+from core.beyond import superbpe
+from core.beyond.byte_tokenizer import BYT5_VOCAB, ByteTokenizer, SequenceCost
 from ui.spans import printable
 
 BYTES_ROW = ByteTokenizer.name

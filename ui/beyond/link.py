@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core import byte_ngram, patches
+from core.beyond import byte_ngram, patches
 from ui import cache, links, state
 from ui.beyond import models
 

@@ -1,8 +1,8 @@
 """The models and measurements of "Beyond fixed tokenizers", trained or computed once and cached.
 
-- ``entropy_model(settings)``: a byte n-gram model (``core.byte_ngram``) trained on a corpus, with
+- ``entropy_model(settings)``: a byte n-gram model (``core.beyond.byte_ngram``) trained on a corpus, with
   its cross-entropy on held-out text. ``superword_models(settings)``: plain BPE and SuperBPE
-  (``core.superbpe``) at the same vocabulary size, with their token counts on held-out text.
+  (``core.beyond.superbpe``) at the same vocabulary size, with their token counts on held-out text.
   Both live in one process-wide ``ModelStore`` each (an ``st.cache_resource``), keyed by frozen
   settings. Subtle: the store, not the training function, is the cached resource, so the progress
   bar is drawn outside any cached function and never replayed.
@@ -18,9 +18,10 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from core import bpe, byte_ngram, corpora, parallel, superbpe
+from core import bpe, corpora
+from core.beyond import byte_ngram, multilingual, superbpe
 from core.fetch.sources import SourceUnavailable
-from core.metrics import text_counts
+from core.measures.metrics import text_counts
 from ui import cache
 from ui.store import KeptStore
 
@@ -113,8 +114,8 @@ def _ngram_texts(corpus: str) -> tuple[str, str, str, str]:
     """``(training text, held-out text, title, held-out title)`` for an entropy-model corpus."""
     options = ngram_corpus_options()
     if corpus == PUD_MIX:
-        heldout = "\n".join(t.text for t in parallel.pud_texts())
-        return parallel.pud_training_text(), heldout, "PUD (21 languages)", "the measured PUD sentences"
+        heldout = "\n".join(t.text for t in multilingual.pud_texts())
+        return multilingual.pud_training_text(), heldout, "PUD (21 languages)", "the measured PUD sentences"
     if corpus == SAMPLES:
         text = "\n".join(corpora.load_corpus(key) for key in SAMPLE_KEYS)
     elif corpus in options:
@@ -172,18 +173,18 @@ PARALLEL_SOURCES = {"pud": "PUD, 21 languages", "builtin": "built-in sentence, 1
 
 def parallel_sources() -> list[str]:
     """The parallel texts on offer: PUD when the data folder is there, and always the built-in one."""
-    return ["pud", "builtin"] if parallel.pud_available() else ["builtin"]
+    return ["pud", "builtin"] if multilingual.pud_available() else ["builtin"]
 
 
-def parallel_texts(source: str) -> tuple[str, list[parallel.ParallelText]]:
+def parallel_texts(source: str) -> tuple[str, list[multilingual.ParallelText]]:
     """A description and the texts of ``source`` (a key of ``PARALLEL_SOURCES``)."""
     if source == "pud":
         try:
-            texts = parallel.pud_texts()
+            texts = multilingual.pud_texts()
         except SourceUnavailable as exc:
             raise ValueError(str(exc)) from None
-        return f"the first {parallel.PUD_MEASURED} PUD sentences of each language ({corpora.PUD_NOTICE})", texts
-    return "the built-in sentence (data/samples/multilingual_mix.txt)", parallel.builtin_texts()
+        return f"the first {multilingual.PUD_MEASURED} PUD sentences of each language ({corpora.PUD_NOTICE})", texts
+    return "the built-in sentence (data/samples/multilingual_mix.txt)", multilingual.builtin_texts()
 
 
 @st.cache_data(show_spinner=False, max_entries=8)

@@ -19,8 +19,8 @@ from typing import Any, TypeVar
 import numpy as np
 import streamlit as st
 
-from core import byte_ngram, patches
-from core.byte_level import ByteTokenizer
+from core.beyond import byte_ngram, patches
+from core.beyond.byte_tokenizer import ByteTokenizer
 from core.types import Token
 from ui import cache, export, state, widgets
 from ui.beyond import figures, frames, models

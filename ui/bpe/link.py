@@ -9,7 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core import bpe, corpora
-from core.patterns import NAMED_PATTERNS
+from core.text.patterns import NAMED_PATTERNS
 from ui import cache, links, state
 from ui.bpe import views
 

@@ -24,8 +24,8 @@ import streamlit as st
 from core import bpe, corpora
 from core.bpe import export as bpe_export
 from core.fetch.sources import SourceUnavailable
-from core.patterns import NAMED_PATTERNS
-from core.pretokenize import MAX_TRAINING_WORD, compile_pattern, long_word_note
+from core.text.patterns import NAMED_PATTERNS
+from core.text.pretokenize import MAX_TRAINING_WORD, compile_pattern, long_word_note
 from ui import export, figures, state, widgets
 from ui.bpe import presets, render
 from ui.scrubber import Scrubber
@@ -150,7 +150,7 @@ def train(settings: TrainSettings, own_text: str = "") -> bpe.BPEResult:
 
 
 def cut_note(result: bpe.BPEResult) -> str:
-    """" …" saying how many long words training cut (``core.pretokenize.cut_long_words``), or ""."""
+    """" …" saying how many long words training cut (``core.text.pretokenize.cut_long_words``), or ""."""
     if not result.words_cut:
         return ""
     many = f"{result.words_cut:,} words" if result.words_cut > 1 else "One word"

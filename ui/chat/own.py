@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from core import chat_formats as cf
-from core import chat_templates as ct
+from core.chat import formats as cf
+from core.chat import templates as ct
 from ui import cache, state, uploads, widgets
 from ui.chat import views
 

@@ -1,7 +1,7 @@
 """One chat format's card: the rendered conversation as spans, its cost per turn, and where it comes from.
 
 The spans come from the one renderer (``ui.spans.render_spans``); the computation from
-``core.chat_formats``. Special tokens are drawn as badges because they are ``SPECIAL`` tokens.
+``core.chat.formats``. Special tokens are drawn as badges because they are ``SPECIAL`` tokens.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core import chat_formats as cf
-from core import chat_templates as ct
+from core.chat import formats as cf
+from core.chat import templates as ct
 from ui import cache, widgets
 from ui.spans import render_spans
 

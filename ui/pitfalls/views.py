@@ -14,8 +14,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core import unicode_info
 from core.pitfalls import catalog, glitch, indentation, place_value, vocab, words
+from core.text import unicode_info
 from ui import cache, compare, state
 from ui.pitfalls import render
 from ui.spans import printable

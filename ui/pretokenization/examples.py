@@ -8,7 +8,7 @@ from __future__ import annotations
 
 CUSTOM = "Your regex"
 
-# One line per named pattern of core.patterns: who uses it and what stands out.
+# One line per named pattern of core.text.patterns: who uses it and what stands out.
 PATTERN_NOTES = {
     "GPT-2": "GPT-2, p50k, Whisper: lower-case contractions only; digit runs kept whole",
     "cl100k_base": "GPT-3.5/4: contractions in any case; digits in groups of up to three",

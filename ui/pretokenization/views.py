@@ -3,7 +3,7 @@ real tokenizers.
 
 Cuts are cached per (text, pattern), the message of a bad pattern too, so a runaway regex costs
 its time budget once, not on every rerun. Chunks are drawn by ``ui.spans.render_spans`` over
-``core.chunks.chunk_tokens``; rows are laid out by ``ui.compare``.
+``core.text.chunks.chunk_tokens``; rows are laid out by ``ui.compare``.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from core.chunks import Cut, chunk_tokens, cut
-from core.patterns import NAMED_PATTERNS
+from core.text.chunks import Cut, chunk_tokens, cut
+from core.text.patterns import NAMED_PATTERNS
 from ui import cache, compare
 from ui.pretokenization.examples import CUSTOM, PATTERN_NOTES
 from ui.spans import DEFAULT_LIMIT, render_spans

@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from core.language_tax import GENERATIONS
-from core.parallel_corpus import SCRIPT_NAMES
+from core.tax.language_tax import GENERATIONS
+from core.tax.parallel_corpus import SCRIPT_NAMES
 
 LOSSY_SHARE = 0.01  # a cell with at least this share of unknown tokens is marked lossy
 MAX_BARS = 60  # more languages than this: the bar chart shows the cheapest and dearest halves
@@ -401,7 +401,7 @@ def wide_table(table: pd.DataFrame) -> pd.DataFrame:
 
 def units_frame(table: pd.DataFrame, fit: pd.DataFrame, unit: str) -> pd.DataFrame:
     """Languages × tokenizers of one practical unit ("words", "segments" or "cost"), from
-    ``core.language_tax.context_fit`` of the same table."""
+    ``core.tax.language_tax.context_fit`` of the same table."""
     column = {"words": "base_words_per_context", "segments": "segments_per_context",
               "cost": "cost_per_million_words"}[unit]
     names = labels(table)

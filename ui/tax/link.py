@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core import parallel_corpus
+from core.tax import parallel_corpus
 from ui import cache, links, state
 from ui.tax import views
 

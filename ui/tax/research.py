@@ -2,7 +2,7 @@
 and the compression leaderboard (your own parallel corpus is the page's corpus, ``ui.tax.views``).
 
 Each function draws into the current container. Counts come from ``ui.tax.views.measure`` (the
-process-wide counts memo), statistics from ``core.tax_stats``, figures from ``ui.tax.stats_figures``.
+process-wide counts memo), statistics from ``core.tax.tax_stats``, figures from ``ui.tax.stats_figures``.
 The leaderboard's tables and the per-segment premiums are kept in process-wide ``SizedCache``s
 (bounded in memory).
 """
@@ -14,7 +14,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core import tax_stats
+from core.tax import tax_stats
 from ui import export, state, uploads, widgets
 from ui.bounded import SizedCache
 from ui.kept_figures import kept
@@ -72,7 +72,7 @@ def distribution(choice: Choice, tokenizers: dict[str, Any], marked: pd.DataFram
     st.caption(f"Each box is one language's premium {choice.corpus.unit} by {choice.corpus.unit} (its tokens over "
                f"the base's for the same {choice.corpus.unit}): the box holds the middle half, ◆ marks the median. "
                "Grey boxes marked ⚠ have more unknown tokens than the threshold.")
-    summary = research_table(marked)  # core.language_tax made the spread from the same counts
+    summary = research_table(marked)  # core.tax.language_tax made the spread from the same counts
     st.dataframe(summary, hide_index=True, height=min(35 * (len(summary) + 1) + 3, 500), column_config={
         **{c: st.column_config.NumberColumn(c, format="%.2f×") for c in ("premium", "median", "q1", "q3")},
         "above 2×": st.column_config.NumberColumn(format="percent"),
@@ -90,7 +90,7 @@ def premium_frames() -> SizedCache[pd.DataFrame]:
 
 
 def segment_premiums(choice: Choice, keys: dict[str, str], tokenizers: dict[str, Any]) -> pd.DataFrame:
-    """``core.tax_stats.segment_premiums`` for ``choice`` (``keys``: memo key → picker key), made once per
+    """``core.tax.tax_stats.segment_premiums`` for ``choice`` (``keys``: memo key → picker key), made once per
     process: every view of the page drew the Distribution tab's frame anew (0.2 s of its 1.1 s of CPU).
     Callers must not change the frame they get."""
     corpus = choice.corpus

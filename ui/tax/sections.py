@@ -1,7 +1,7 @@
 """The Language tax page's further sections: heatmap, generations, practical units, your own
 translation, and the sources and licences of what is shown.
 
-Each function draws into the current container; the numbers come from ``core.language_tax``, the
+Each function draws into the current container; the numbers come from ``core.tax.language_tax``, the
 figures from ``ui.tax.figures``, the spans from ``ui.cache`` (``ui.spans.render_spans``).
 """
 
@@ -12,8 +12,8 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core import language_tax as lt
-from core import parallel_corpus
+from core.tax import language_tax as lt
+from core.tax import parallel_corpus
 from ui import cache, state, uploads, widgets
 from ui.kept_figures import kept
 from ui.tax import figures as tf

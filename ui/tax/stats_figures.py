@@ -1,5 +1,5 @@
 """Figures of the Language tax page's research views: the per-segment premium's distribution and
-the compression leaderboard's heatmap. Pure functions from ``core.tax_stats`` frames; no Streamlit.
+the compression leaderboard's heatmap. Pure functions from ``core.tax.tax_stats`` frames; no Streamlit.
 
 Languages keep their script colors (``ui.tax.figures.script_color``); pairs left out by the
 validation (too many unknown tokens) are drawn grey and labelled "⚠", never silently dropped.
@@ -87,7 +87,7 @@ def distribution_figure(premiums: pd.DataFrame, table: pd.DataFrame, tokenizer: 
 
 
 def leaderboard_heatmap(board: pd.DataFrame, matrix: pd.DataFrame, value: str) -> go.Figure:
-    """Tokenizers (rows, best first) × languages, one ``core.tax_stats.leaderboard_matrix`` column,
+    """Tokenizers (rows, best first) × languages, one ``core.tax.tax_stats.leaderboard_matrix`` column,
     each cell's value written in it; darker is better (more bytes or characters a token, a lower premium)."""
     names = board.drop_duplicates("language").set_index("language")["name"]
     tokenizer_names = board.drop_duplicates("tokenizer").set_index("tokenizer")["tokenizer_name"]

@@ -2,7 +2,7 @@
 
 Each function draws into the current container and returns plain values. Counting is done once per
 server process: ``counts_memo()`` (an ``st.cache_resource``) keeps every (corpus, language,
-tokenizer) count ``core.language_tax`` makes, so changing the base language, the selection or the
+tokenizer) count ``core.tax.language_tax`` makes, so changing the base language, the selection or the
 view only rebuilds the table from counts (a few milliseconds) and a progress bar shows only while
 something is really counted. The figures come from ``ui.tax.figures``; spans from ``ui.cache``.
 """
@@ -18,10 +18,10 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from core import language_tax as lt
-from core import parallel_corpus
 from core.fetch.sources import SourceUnavailable
-from core.parallel_upload import parallel_from_upload
+from core.tax import language_tax as lt
+from core.tax import parallel_corpus
+from core.tax.parallel_upload import parallel_from_upload
 from ui import cache, export, state, uploads, widgets
 from ui.kept_figures import kept
 from ui.tax import figures as tf
@@ -211,7 +211,7 @@ def _memo_key(key: str) -> str:
 
 
 def measure(choice: Choice, tokenizers: dict[str, Any]) -> pd.DataFrame:
-    """``core.language_tax.language_tax`` with the process-wide memo, and a progress bar while counting.
+    """``core.tax.language_tax.language_tax`` with the process-wide memo, and a progress bar while counting.
 
     Subtle: an uploaded tokenizer is counted under its content hash, so only a session holding the
     same file can ever reach its counts (as ``ui.uploads`` caches its analyses).

@@ -1,7 +1,7 @@
 """Tables of the Unicode page as DataFrames: characters, odd characters, clusters that normalization changes.
 
 Pure functions, tested as objects; ``st.dataframe`` draws them (it escapes cell text itself). Cells
-show characters through ``core.unicode_info.visible``, so invisible ones are labels, not blanks.
+show characters through ``core.text.unicode_info.visible``, so invisible ones are labels, not blanks.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from core.char_table import CharRow
-from core.normalization import FORMS, ChangeRow
-from core.odd_chars import FlaggedChar
-from core.unicode_info import code_point, visible
+from core.text.char_table import CharRow
+from core.text.normalization import FORMS, ChangeRow
+from core.text.odd_chars import FlaggedChar
+from core.text.unicode_info import code_point, visible
 
 CHAR_COLUMNS = ("#", "character", "code points", "names", "UTF-8 (hex)", "bytes", "notes")
 
@@ -21,8 +21,8 @@ CHAR_COLUMNS = ("#", "character", "code points", "names", "UTF-8 (hex)", "bytes"
 def chars_frame(rows: Sequence[CharRow]) -> pd.DataFrame:
     """One row per grapheme cluster; "#" counts from 1 like the page numbers.
 
-    >>> from core.char_table import char_rows
-    >>> from core.unicode_info import grapheme_starts
+    >>> from core.text.char_table import char_rows
+    >>> from core.text.unicode_info import grapheme_starts
     >>> chars_frame(char_rows("é", grapheme_starts("é"), 0, 1))["UTF-8 (hex)"].tolist()
     ['C3 A9']
     """
@@ -49,7 +49,7 @@ def flags_frame(flags: Sequence[FlaggedChar]) -> pd.DataFrame:
 def changes_frame(rows: Sequence[ChangeRow]) -> pd.DataFrame:
     """One row per distinct cluster some form changes; each cell the result and its code points.
 
-    >>> from core.normalization import changed_clusters
+    >>> from core.text.normalization import changed_clusters
     >>> changes_frame(changed_clusters("ß")).loc[0, "casefold"]
     'ss  (U+0073 U+0073)'
     """

@@ -1,7 +1,7 @@
 """HTML for the Unicode page: normalization forms with their changes highlighted, and counts.
 
 Pure functions of their input, tested as strings; every piece of the user's text is escaped here,
-and invisible or control characters are drawn as labels (``core.unicode_info.visible``), so a
+and invisible or control characters are drawn as labels (``core.text.unicode_info.visible``), so a
 right-to-left override in the text cannot reorder the page around it.
 """
 
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 
 import regex
 
-from core.normalization import FORM_NOTES, FormView, Piece
-from core.unicode_info import UnicodeCounts, code_point, visible
+from core.text.normalization import FORM_NOTES, FormView, Piece
+from core.text.unicode_info import UnicodeCounts, code_point, visible
 
 
 def pieces_html(pieces: Sequence[Piece]) -> str:

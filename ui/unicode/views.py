@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from core import char_table, normalization, odd_chars, tokenizer_normalizers, unicode_info
-from core.normalization import FORMS
+from core.text import char_table, normalization, odd_chars, tokenizer_normalizers, unicode_info
+from core.text.normalization import FORMS
 from ui import cache, state, widgets
 from ui.unicode import frames, render
 

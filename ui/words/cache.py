@@ -19,10 +19,11 @@ from typing import Any
 
 import streamlit as st
 
-from core import compression, corpora, wordstats
+from core import corpora
 from core.fetch.sources import SourceUnavailable
-from core.patterns import NAMED_PATTERNS
-from core.units import UnitRow, unit_rows
+from core.measures import compression, wordstats
+from core.measures.units import UnitRow, unit_rows
+from core.text.patterns import NAMED_PATTERNS
 from ui import cache as shared_cache
 from ui import uploads
 from ui.store import KeptStore

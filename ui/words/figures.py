@@ -15,10 +15,10 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from core.compression import Curve, TokenizerPoint
-from core.units import UnitRow, relative_attention
-from core.vocab_cost import ModelPreset
-from core.wordstats import OOVCurve, PowerFit, WordStats, log_spaced
+from core.measures.compression import Curve, TokenizerPoint
+from core.measures.units import UnitRow, relative_attention
+from core.measures.vocab_cost import ModelPreset
+from core.measures.wordstats import OOVCurve, PowerFit, WordStats, log_spaced
 from ui.figures import ALGORITHM_COLORS, MARKER_COLOR, compact, sample_indices
 
 FIT_COLOR = MARKER_COLOR

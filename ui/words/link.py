@@ -12,8 +12,9 @@ from typing import Any
 
 import streamlit as st
 
-from core import compression, corpora, vocab_cost, wordstats
-from core.patterns import NAMED_PATTERNS
+from core import corpora
+from core.measures import compression, vocab_cost, wordstats
+from core.text.patterns import NAMED_PATTERNS
 from ui import cache, links, state, uploads
 from ui.words import sweep_views, views
 from ui.words.cache import CorpusChoice, SweepSettings

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from core import compression
-from core.patterns import NAMED_PATTERNS
+from core.measures import compression
 from core.pretrained.adapter import TokenizerFailed
+from core.text.patterns import NAMED_PATTERNS
 from ui import cache as shared_cache
 from ui import state, uploads, widgets
 from ui.words import cache

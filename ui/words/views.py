@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from core import vocab_cost, wordstats
+from core.measures import vocab_cost, wordstats
 from ui import state, widgets
 from ui.words import cache
 from ui.words import figures as fig
@@ -19,7 +19,7 @@ from ui.words.cache import CorpusData
 RANK_STOPS = (1, 2, 3, 5, 10, 20, 30, 50, 100, 200, 300, 500, 1_000, 2_000, 3_000, 5_000, 10_000, 20_000,
               30_000, 50_000, 100_000, 200_000, 500_000, 1_000_000)
 ZIPF_WIDGET = "wc_zipf_window_slider"  # the slider's own key; the window lives in state.WC_ZIPF_WINDOW
-HEAPS_STARTS = (0, 1, 10, 100, 1_000, 10_000)  # 0: core.wordstats.heaps_start's rule
+HEAPS_STARTS = (0, 1, 10, 100, 1_000, 10_000)  # 0: core.measures.wordstats.heaps_start's rule
 
 
 # -- word statistics ----------------------------------------------------------------------------------

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from core import bpe
 from core.bpe import export as bpe_export
-from core.patterns import CL100K_PATTERN, NAMED_PATTERNS
-from core.pretokenize import chunks
+from core.text.patterns import CL100K_PATTERN, NAMED_PATTERNS
+from core.text.pretokenize import chunks
 
 DIGITS = "1111 111 11 12345 2026 99999999 3.14159 0x1F 1,000,000"
 RUNS = ["1" * n for n in range(1, 14)] + ["a1234567b", "x 12345678901234 y", "2026-05-17T10:00", "٣٤٥٦٧ ١٢"]

@@ -20,8 +20,8 @@ from core import bpe
 from core.bpe import replay as bpe_replay
 from core.bpe.history import NEVER, byte_owners
 from core.corpora import load_corpus
-from core.patterns import CL100K_PATTERN, GPT2_PATTERN
-from core.pretokenize import split
+from core.text.patterns import CL100K_PATTERN, GPT2_PATTERN
+from core.text.pretokenize import split
 
 TEXTS = st.text(alphabet="aab bc漢é🙂\n", max_size=60)
 

@@ -15,7 +15,7 @@ from core import bpe
 from core.bpe import export as bpe_export
 from core.bpe import replay as bpe_replay
 from core.corpora import load_corpus, split_heldout
-from core.patterns import CL100K_PATTERN, GPT2_PATTERN, NAMED_PATTERNS
+from core.text.patterns import CL100K_PATTERN, GPT2_PATTERN, NAMED_PATTERNS
 from core.types import UNKNOWN, Tokenizer
 from tests.conftest import data_dir_or_none
 

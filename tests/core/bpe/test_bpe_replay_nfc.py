@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.bpe import replay as bpe_replay
-from core.patterns import QWEN_PATTERN
 from core.pretrained import TokenizerUnavailable, load
+from core.text.patterns import QWEN_PATTERN
 from core.types import ADDED
 
 RANKS = {bytes([i]): i for i in range(256)} | {"é".encode(): 256}

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from core import bpe
 from core.bpe.pair_counts import MAX_FIRST, pair_counts
 from core.corpora import load_corpus
-from core.patterns import GPT2_PATTERN, NAMED_PATTERNS
-from core.pretokenize import chunks
+from core.text.patterns import GPT2_PATTERN, NAMED_PATTERNS
+from core.text.pretokenize import chunks
 
 WIKI = "aaabdaaabac"
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from core.patterns import CL100K_PATTERN
 from core.pretrained import TokenizerUnavailable, anatomy, load, pipeline
 from core.pretrained.uploaded import TIKTOKEN_PATTERNS, read_upload
+from core.text.patterns import CL100K_PATTERN
 
 _LOADED: dict[str, object] = {}
 

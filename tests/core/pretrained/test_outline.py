@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.head import leading_tokens
 from core.pretrained import registry
 from core.pretrained.adapter import outline_of
+from core.tokens.head import leading_tokens
 from core.types import ADDED, SPECIAL
 from tests.core.pretrained.test_roundtrip import SPICE, texts, tokenizer
 

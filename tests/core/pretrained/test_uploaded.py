@@ -116,7 +116,7 @@ def small_byte_level_bpe():
     """A 400-token byte-level BPE trained here with tokenizers, cut by GPT-2's pattern."""
     from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
 
-    from core.patterns import GPT2_PATTERN
+    from core.text.patterns import GPT2_PATTERN
 
     tokenizer = Tokenizer(models.BPE())
     tokenizer.pre_tokenizer = pre_tokenizers.Sequence([

@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core import unigram
-from core.patterns import GPT2_PATTERN
-from core.textio import without_surrogates
+from core.text.patterns import GPT2_PATTERN
+from core.text.textio import without_surrogates
 from core.types import TEXT, UNKNOWN, Tokenizer
 from core.unigram.words import METASPACE, words
 from tests.core.pretrained.test_roundtrip import oracle_check

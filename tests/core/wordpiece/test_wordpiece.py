@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from core import wordpiece
 from core.corpora import load_corpus, split_heldout
-from core.patterns import BERT_PATTERN, WHITESPACE_WORDS_PATTERN
+from core.text.patterns import BERT_PATTERN, WHITESPACE_WORDS_PATTERN
 from core.types import SPECIAL, TEXT, UNKNOWN, Tokenizer
 from core.wordpiece import pair_scores
 from core.wordpiece.tokenizer import count_words, word_spans

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from core import bpe, corpora, unigram, wordpiece
-from core.vocab_grid import Cell, train_models
+from core.measures.vocab_grid import Cell, train_models
 from ui.algorithms import render
 
 ESSAY = corpora.load_corpus("sample_essay_en")

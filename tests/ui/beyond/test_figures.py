@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core import corpora, superbpe
+from core import corpora
+from core.beyond import superbpe
 from ui.beyond import figures, frames
 
 

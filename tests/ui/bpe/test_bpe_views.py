@@ -8,7 +8,7 @@ import time
 import pytest
 
 from core import bpe
-from core.patterns import NAMED_PATTERNS
+from core.text.patterns import NAMED_PATTERNS
 from ui import state
 from ui.bpe import views as bpe_views
 

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from core.language_tax import context_fit, language_tax
-from core.parallel_corpus import ParallelCorpus, ParallelLanguage, load_parallel
+from core.tax.language_tax import context_fit, language_tax
+from core.tax.parallel_corpus import ParallelCorpus, ParallelLanguage, load_parallel
 from core.types import ADDED, TEXT, UNKNOWN, Token
 from ui.tax import figures as tf
 

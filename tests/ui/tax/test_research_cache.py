@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core import tax_stats
-from core.language_tax import language_tax
-from core.parallel_corpus import parallel_from_texts
+from core.tax import tax_stats
+from core.tax.language_tax import language_tax
+from core.tax.parallel_corpus import parallel_from_texts
 from ui.tax import research
 from ui.tax.views import Choice
 

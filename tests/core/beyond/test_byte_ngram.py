@@ -1,0 +1,145 @@
+"""core.beyond.byte_ngram: Kneser-Ney by hand on a tiny corpus, against a dict-based oracle, and its invariants."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.beyond import byte_ngram
+
+
+def oracle_distribution(corpus: bytes, order: int, context: bytes) -> list[float]:
+    """Interpolated Kneser-Ney written the slow, obvious way: n-grams as bytes in dicts."""
+    top = order - 1
+    levels: dict[int, Counter[bytes]] = {top: Counter(corpus[i - top : i + 1] for i in range(top, len(corpus)))}
+    for k in range(top - 1, -1, -1):
+        levels[k] = Counter(gram[1:] for gram in levels[k + 1])  # in how many contexts each shorter gram occurs
+    probs = [1 / 256] * 256
+    for k in range(0, min(top, len(context)) + 1):
+        ctx = context[len(context) - k :]
+        seen = {gram[-1]: count for gram, count in levels[k].items() if gram[:-1] == ctx}
+        if not seen:
+            continue
+        d = oracle_discount(list(levels[k].values()))
+        total, types = sum(seen.values()), len(seen)
+        probs = [max(seen.get(w, 0) - d, 0) / total + d * types / total * probs[w] for w in range(256)]
+    return probs
+
+
+def oracle_discount(counts: list[int]) -> float:
+    n1, n2 = counts.count(1), counts.count(2)
+    return 0.5 if n1 + 2 * n2 == 0 else min(max(n1 / (n1 + 2 * n2), 0.1), 0.9)
+
+
+def entropy_bits(probs: list[float]) -> float:
+    return -sum(p * math.log2(p) for p in probs if p > 0)
+
+
+def test_abab_by_hand() -> None:
+    # Order 2 on "abab": bigrams at positions 1..3 are ab, ba, ab.
+    #   order 1 (raw counts): c(a→b) = 2, c(b→a) = 1; n1 = 1, n2 = 1, so D1 = 1 / (1 + 2) = 1/3.
+    #   order 0 (continuation counts): b follows 1 distinct byte (a), a follows 1 (b); n1 = 2, n2 = 0,
+    #   so D0 = 2 / 2 = 1, clipped to 0.9.
+    #   P0(a) = P0(b) = (1 - 0.9) / 2 + 0.9 * 2 / 2 / 256 = 0.05 + 0.9 / 256; any other byte 0.9 / 256.
+    #   P(b | a) = (2 - 1/3) / 2 + (1/3) * 1 / 2 * P0(b) = 5/6 + P0(b) / 6.
+    model = byte_ngram.train(b"abab", order=2)
+    assert [level.discount for level in model.levels] == [0.9, pytest.approx(1 / 3)]
+    p0_ab = 0.05 + 0.9 / 256
+    p0 = model.distribution(b"")
+    assert p0[ord("a")] == pytest.approx(p0_ab) and p0[ord("z")] == pytest.approx(0.9 / 256)
+    after_a = model.distribution(b"a")
+    assert after_a[ord("b")] == pytest.approx(5 / 6 + p0_ab / 6)
+    assert after_a[ord("a")] == pytest.approx(p0_ab / 6)
+    assert after_a[ord("z")] == pytest.approx(0.9 / 256 / 6)
+    # the entropy at each byte of "ab": position 0 has no context (P0), position 1 follows "a"
+    h0 = -(2 * p0_ab * math.log2(p0_ab) + 254 * (0.9 / 256) * math.log2(0.9 / 256))
+    others = [p0_ab / 6] + [0.9 / 256 / 6] * 254
+    h1 = -((5 / 6 + p0_ab / 6) * math.log2(5 / 6 + p0_ab / 6) + sum(p * math.log2(p) for p in others))
+    assert model.entropy(b"ab").tolist() == pytest.approx([h0, h1])
+    assert h0 == pytest.approx(7.7316, abs=1e-4) and h1 == pytest.approx(1.8673, abs=1e-4)
+
+
+def test_unseen_context_backs_off_to_the_lower_order() -> None:
+    model = byte_ngram.train(b"abab", order=2)
+    assert model.distribution(b"z").tolist() == pytest.approx(model.distribution(b"").tolist())
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    corpus=st.binary(min_size=6, max_size=60).map(lambda b: bytes(x % 5 + 97 for x in b)),
+    query=st.binary(min_size=1, max_size=12).map(lambda b: bytes(x % 6 + 97 for x in b)),
+    order=st.integers(1, 5),
+)
+def test_matches_the_dict_oracle(corpus: bytes, query: bytes, order: int) -> None:
+    model = byte_ngram.train(corpus, order=order)
+    got = model.entropy(query)
+    want = [entropy_bits(oracle_distribution(corpus, order, query[:i])) for i in range(len(query))]
+    assert got.tolist() == pytest.approx(want, abs=1e-9)
+    assert model.distribution(query).tolist() == pytest.approx(oracle_distribution(corpus, order, query), abs=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(corpus=st.binary(min_size=8, max_size=300), query=st.binary(max_size=40), order=st.integers(1, 8))
+def test_every_distribution_sums_to_one_and_entropy_is_in_range(corpus: bytes, query: bytes, order: int) -> None:
+    model = byte_ngram.train(corpus, order=order)
+    for i in range(len(query) + 1):
+        dist = model.distribution(query[:i])
+        assert dist.sum() == pytest.approx(1.0) and (dist > 0).all()
+    h = model.entropy(query)
+    assert h.shape == (len(query),)
+    assert ((h >= 0) & (h <= 8 + 1e-9)).all()
+
+
+def test_surprisal_is_minus_log2_of_the_actual_byte() -> None:
+    model = byte_ngram.train(b"the cat sat on the mat. the cat sat.", order=3)
+    text = b"the bat"
+    want = [-math.log2(model.distribution(text[:i])[text[i]]) for i in range(len(text))]
+    assert model.surprisal(text).tolist() == pytest.approx(want)
+
+
+def test_long_texts_are_computed_in_blocks_with_the_same_result() -> None:
+    rng = np.random.default_rng(0)
+    corpus = bytes(rng.integers(97, 103, 3000, dtype=np.uint8))
+    model = byte_ngram.train(corpus, order=4)
+    text = bytes(rng.integers(97, 104, byte_ngram._CHUNK + 50, dtype=np.uint8))
+    got = model.entropy(text)
+    for i in (0, 1, 2, 3, byte_ngram._CHUNK - 1, byte_ngram._CHUNK, len(text) - 1):
+        probs = model.distribution(text[:i])
+        assert got[i] == pytest.approx(-(probs * np.log2(probs)).sum())
+
+
+def test_text_and_its_utf8_bytes_train_the_same_model() -> None:
+    a = byte_ngram.train("héllo wörld", order=3)
+    b = byte_ngram.train("héllo wörld".encode(), order=3)
+    assert a.entropy("wö".encode()).tolist() == b.entropy("wö".encode()).tolist()
+    assert a.trained_bytes == len("héllo wörld".encode())
+
+
+def test_predictable_bytes_have_low_entropy() -> None:
+    model = byte_ngram.train("the tokenizer cuts the text. " * 50 + "a rare word: qajaq.", order=5)
+    h = model.entropy(b"the tokenizer")
+    assert h[5] > 0.5  # after "the t": "text" or "tokenizer"?
+    assert h[6:].max() < 0.5  # once "the to" is read, "kenizer" is all but certain
+    assert h[0] > 3.0  # the first byte, with no context, is not
+
+
+@pytest.mark.parametrize(
+    ("data", "order", "message"),
+    [(b"abc", 0, "order must be between 1 and 8"), (b"abc", 9, "order must be between 1 and 8"),
+     (b"ab", 3, "at least 3"), ("", 1, "at least 1")],
+)
+def test_bad_arguments_say_what_to_change(data: bytes | str, order: int, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        byte_ngram.train(data, order=order)
+
+
+def test_progress_reports_every_order() -> None:
+    calls: list[tuple[int, int]] = []
+    byte_ngram.train(b"hello world", order=4, progress=lambda done, total: calls.append((done, total)))
+    assert calls[-1][0] == calls[-1][1] and len(calls) == 5
+    assert [done for done, _ in calls] == sorted(done for done, _ in calls)
