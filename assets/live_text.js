@@ -90,6 +90,21 @@ function awaitAck(s, seq, wait) {
   s.resend = setTimeout(() => {
     if (s.ack >= seq || s.seq !== seq) { s.resendWait = 0; return; } // acknowledged, or a newer text went
     s.resendWait = Math.min(wait * 2, RESEND_MAX_MS);
+    // subtle: on a page whose box is in an st.fragment, a key asks for a rerun of that fragment, and a
+    // server that has not run the page yet (another replica, after reconnecting) does not know it, so
+    // a text sent again the same way would be lost again. Ask for a whole-page run instead: it carries
+    // every widget's state, the text's included, and draws the fragment there. (Sent together, the
+    // two would go as one fragment rerun: Streamlit batches them under the fragment's id.)
+    // The next time, if still not acknowledged, the text goes again (a new seq): the server then
+    // knows the fragment and the box, and applies it.
+    const whole = (registry().whole || {})[s.name];
+    if (whole && s.wholeFor !== seq) {
+      s.wholeFor = seq;
+      whole.asked = Math.max(whole.asked, seq);
+      whole.ask(seq);
+      awaitAck(s, seq, s.resendWait);
+      return;
+    }
     s.sentText = null; // not acknowledged: send the text again, with a new seq
     flush(s);
   }, wait);
@@ -173,7 +188,7 @@ export default function ({ parentElement, data, setStateValue }) {
   if (!reg.boxes[data.name]) {
     reg.boxes[data.name] = {
       name: data.name, seq: 0, ack: 0, sentSeq: 0, sentAt: 0, sentText: null, version: 0, box: null,
-      resend: null, resendWait: 0,
+      resend: null, resendWait: 0, wholeFor: 0,
     };
   }
   const s = reg.boxes[data.name];

@@ -5,7 +5,9 @@ is a components-v2 element (``assets/live_text.js``) that keeps its own textarea
 sends the text as it changes: at once when the page is idle, else as soon as the run in flight has
 drawn the page (``finished`` marks the end of a run), the newest text only. A paste goes at once.
 A text the server has not acknowledged within 3 s is sent again (a message sent while the page was
-disconnected is lost, and on reconnecting Streamlit does not rerun the page).
+disconnected is lost, and on reconnecting Streamlit does not rerun the page); where the box is in an
+``st.fragment``, a whole-page run is asked for first (a server that has not run the page, another
+replica after a failover, does not know the fragment), then the text goes again.
 Above ``PAUSE_CHARS`` characters it sends only when typing pauses, and says so in one line.
 
 Who owns the text: the page's plain session key (``key``) holds it; the browser's box is a view of
