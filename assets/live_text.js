@@ -89,6 +89,12 @@ function awaitAck(s, seq, wait) {
   clearTimeout(s.resend);
   s.resend = setTimeout(() => {
     if (s.ack >= seq || s.seq !== seq) { s.resendWait = 0; return; } // acknowledged, or a newer text went
+    if (!document.contains(s.box)) return; // the box is not on this page (another page is shown)
+    const app = document.querySelector("[data-test-script-state]");
+    if (app && app.getAttribute("data-test-script-state") !== "notRunning") {
+      awaitAck(s, seq, wait); // the server is at work (a slow run, not a lost text): wait on
+      return;
+    }
     s.resendWait = Math.min(wait * 2, RESEND_MAX_MS);
     // subtle: on a page whose box is in an st.fragment, a key asks for a rerun of that fragment, and a
     // server that has not run the page yet (another replica, after reconnecting) does not know it, so
