@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.settle import wait_settled
-
 from tests.browser.test_playground import SPANS, set_text, wait_ready
 
 pytestmark = pytest.mark.browser
