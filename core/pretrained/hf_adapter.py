@@ -35,6 +35,11 @@ if TYPE_CHECKING:
 STYLES = ("wordpiece", "metaspace", "bytelevel")
 _UNKNOWN_STRINGS = ("[UNK]", "<unk>")
 _BYTE_PIECE = re.compile(r"<0x([0-9A-F]{2})>")  # a BPE model's byte_fallback piece (Llama 2, Gemma)
+# characters a normalizer may delete (control and format characters; tab and line breaks aside): a
+# text without any skips the offset repair of ``_off_deleted_characters`` (a Python loop over tokens)
+_DELETABLE = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]"
+)
 
 
 class HFTokenizer(PretrainedTokenizer):
@@ -120,7 +125,7 @@ class HFTokenizer(PretrainedTokenizer):
         normalizer = self._tok.normalizer
         if normalizer is not None and not text.isascii():
             tokens = snap_to_clusters(tokens, changed_clusters(text, normalizer.normalize_str))
-        if normalizer is not None:
+        if normalizer is not None and _DELETABLE.search(text):
             tokens = self._off_deleted_characters(text, tokens)
         lost = self._lost_characters(text)
         if lost:
