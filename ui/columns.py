@@ -51,9 +51,16 @@ def shown(view: str, first: int, total: int) -> int:
     return min(total, max(first, st.session_state.get(state.PG_SHOWN, {}).get(view, 0)))
 
 
-def show_more(view: str, limit: int, total: int) -> None:
-    """The "Show more" callback: draw twice as many tokens as now (all of them at most)."""
+def show_more(view: str, first: int, total: int) -> None:
+    """The "Show more" callback: draw twice as many tokens as now (all of them at most).
+
+    Subtle: "now" is read here, not passed in. A press that comes while the column's rerun is still
+    drawing (the script presses the button when the box's end scrolls into view, and the user may
+    press it right after) runs with the arguments of the button drawn before: a limit passed in was
+    then the old one, and the second press doubled nothing.
+    """
     views = dict(st.session_state.get(state.PG_SHOWN, {}))
+    limit = shown(view, first, total)
     views.pop(view, None)
     views[view] = min(total, 2 * limit)
     while len(views) > MAX_VIEWS:
@@ -69,7 +76,8 @@ def column(
     """One tokenizer's card (name, counts, spans) with its "Show more" button and its exports."""
     total = analysis.total
     view = view_name(key, text, allow_special)
-    limit = shown(view, first_screen(analysis.head, per_row), total)
+    first = first_screen(analysis.head, per_row)
+    limit = shown(view, first, total)
     more_key = f"pg_more_{key}"
     spans = uploads.spans_html(
         key, text, allow_special=allow_special, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
@@ -80,7 +88,7 @@ def column(
         # subtle: a constant label: a button whose label changes is a new widget to Streamlit, and the
         # old one lingers (stale) next to it while the fragment reruns
         st.button(
-            "Show more", key=more_key, on_click=show_more, args=(view, limit, total),
+            "Show more", key=more_key, on_click=show_more, args=(view, first, total),
             icon=":material/expand_more:", type="tertiary",
         )
     widgets.export_menu(

@@ -58,6 +58,13 @@ def live_area(names: dict[str, str], display: Display) -> Drawn | None:
     if not live_text.typed(state.PG_TEXT) and not whole:
         st.rerun()  # the picker or a button changed what the whole page shows: run all of it
     text = _text_input()
+    # subtle: a whole-page run writes every kept key back (state.keep_declared), so the picker's
+    # element carries its value; a fragment run did not, and its element said only "no default". The
+    # browser loads the picker's code late, after the columns are drawn: text typed while the page was
+    # still loading reran this fragment first, the picker mounted from that element, and the chosen
+    # tokenizers vanished (the next pick then replaced them all). Written back here too, every
+    # element of the picker carries the value.
+    st.session_state[state.PG_TOKENIZERS] = st.session_state[state.PG_TOKENIZERS]
     keys = st.multiselect(
         "Tokenizers", options=widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
         key=state.PG_TOKENIZERS,

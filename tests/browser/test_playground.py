@@ -123,3 +123,31 @@ def test_a_refused_upload_says_so_and_keeps_the_text(page, tmp_path) -> None:
     assert not note.is_visible()  # the old "Loaded" line no longer claims the new file
     page.wait_for_function("() => document.querySelector('[data-testid=stHtml] > .tp-spans')"
                            ".textContent.includes('hello from a small file')")
+
+
+def test_text_typed_before_the_picker_has_loaded_keeps_the_chosen_tokenizers(browser, app_url) -> None:
+    """The browser loads the picker's code after the columns: text typed in that moment reruns the live
+    fragment first, and the picker must still mount with the four tokenizers (it mounted empty, and
+    the next pick replaced them all). The picker's code is held back until the typed text is drawn."""
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    try:
+        page = context.new_page()
+        held = []
+        page.route("**/Multiselect.*.js", lambda route: held.append(route))  # answered once the text is drawn
+        page.goto(app_url)
+        wait_ready(page, 4)
+        assert held and page.locator("[data-testid=stMultiSelect]").count() == 0  # not mounted yet
+        set_text(page, "Typed while the page was loading.")
+        page.wait_for_function(
+            f"() => [...document.querySelectorAll('{SPANS}')].every(b => b.textContent.includes('Typed while'))"
+        )
+        for route in held:
+            route.continue_()
+        page.wait_for_selector("[data-testid=stMultiSelect]")
+        page.wait_for_timeout(1_000)  # a picker mounted empty would have sent its value by now
+        chips = page.locator("[data-testid=stMultiSelect]").inner_text()
+        for name in ("GPT-2", "cl100k_base", "o200k_base", "Llama 3"):
+            assert name in chips, chips
+        wait_ready(page, 4)
+    finally:
+        context.close()

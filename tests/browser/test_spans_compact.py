@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.settle import wait_settled
 from tests.browser.test_playground import SPANS, set_text, wait_ready
 
 pytestmark = pytest.mark.browser
@@ -20,8 +21,8 @@ EVIL = ['<img src=x onerror=alert(1)>', '"><svg onload=alert(2)>', "</b><script>
 
 def hover_tip(page, locator) -> str:
     locator.hover()
-    page.wait_for_function("() => !!document.querySelector('.tp-tip')")
-    text, children = page.evaluate(TIP_JS)
+    # read where it is found: a run that moves the page afterwards hides the tip (it follows the pointer)
+    text, children = page.wait_for_function(TIP_JS).json_value()
     assert children == 0  # the tooltip holds text only, never elements
     return text
 
@@ -46,6 +47,7 @@ def test_tooltips_and_pins_keep_user_text_as_text(page) -> None:
     wait_ready(page, 4)
     set_text(page, " ".join(EVIL))
     page.wait_for_function(f"() => {BOXES}.length === 4 && {BOXES}.every(b => b.textContent.includes('onerror=alert(1)'))")
+    wait_settled(page)  # the counts and ids below follow the typing: the page grows, then stays
     page.wait_for_function("() => typeof window.tpFacts === 'function'")
     box = page.locator(SPANS).first
     shown = []
@@ -107,12 +109,12 @@ def test_a_display_switch_does_not_resend_the_ids_view(page) -> None:
     wait_ready(page, 4)
     set_text(page, "An ordinary sentence, said again and again. " * 1_100)  # ~50 KB, ~10,000 tokens each
     page.wait_for_function(f"() => {BOXES}.length === 4 && {BOXES}.every(b => b.textContent.slice(0, 60).includes('An ordinary'))")
-    page.wait_for_timeout(1_500)
+    wait_settled(page)  # the ids follow the typed text in the whole-page run once typing pauses
     ids_text = page.locator("[data-testid=stCode]").first.inner_text()
     assert len(ids_text) > 40_000  # the ids view holds a big list
     received.clear()
     page.locator("[data-testid=stSidebar]").get_by_text("Show whitespace").click()
     page.wait_for_function(f"() => {BOXES}.length === 4 && {BOXES}.every(b => b.querySelector('i'))")
-    page.wait_for_timeout(1_500)
+    wait_settled(page)
     assert sum(received) < 250_000, f"{sum(received):,} bytes received for a whitespace switch"
     assert page.locator("[data-testid=stCode]").first.inner_text() == ids_text
