@@ -25,7 +25,7 @@ from ui import (
     widgets,
 )
 
-nav.page_setup("Playground")
+nav.page_setup("Playground", drawn=(state.PG_TOKENIZERS,))  # the picker (ui/playground_live.py)
 state.init_playground()
 names = cache.registry_names()
 links.sync(state.playground_defaults(), {

@@ -6,6 +6,7 @@ The sidebar is drawn here rather than by Streamlit's automatic page list (switch
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 import streamlit as st
@@ -32,11 +33,14 @@ PAGES: tuple[tuple[str, str, str], ...] = (
 )
 
 
-def page_setup(title: str) -> None:
-    """Configure the page, add the shared CSS, draw the sidebar; call first on every page."""
+def page_setup(title: str, *, drawn: Collection[str] = ()) -> None:
+    """Configure the page, add the shared CSS, draw the sidebar; call first on every page.
+
+    ``drawn``: keys of widgets the page draws on every run with ``default=`` their value
+    (``state.keep_declared``)."""
     st.set_page_config(page_title=f"{title} · Tokenizer Playground", page_icon="🔤", layout="wide")
     inject_css()
-    state.keep_declared()
+    state.keep_declared(drawn)
     state.init({state.PRESENTATION: False})
     _presentation_from_link()
     with st.sidebar:

@@ -58,17 +58,16 @@ def live_area(names: dict[str, str], display: Display) -> Drawn | None:
     if not live_text.typed(state.PG_TEXT) and not whole:
         st.rerun()  # the picker or a button changed what the whole page shows: run all of it
     text = _text_input()
-    # subtle: a whole-page run writes every kept key back (state.keep_declared), so the picker's
-    # element carries its value; a fragment run did not, and its element said only "no default". The
-    # browser loads the picker's code late, after the columns are drawn: text typed while the page was
-    # still loading reran this fragment first, the picker mounted from that element, and the chosen
-    # tokenizers vanished (the next pick then replaced them all). Written back here too, every
-    # element of the picker carries the value.
-    st.session_state[state.PG_TOKENIZERS] = st.session_state[state.PG_TOKENIZERS]
+    # subtle: the picker's value goes to the browser as its default, on every run. Written back as
+    # set by the app (state.keep_declared), it cleared a filter being typed in the picker whenever a
+    # run came, and runs come on their own here (typing pauses); with only Streamlit's "no default",
+    # a picker that mounted late (its code loads after the columns; text typed before that reran
+    # this fragment first) came up empty, and the next pick replaced every chosen tokenizer.
     keys = st.multiselect(
         "Tokenizers", options=widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
-        key=state.PG_TOKENIZERS,
+        key=state.PG_TOKENIZERS, default=st.session_state[state.PG_TOKENIZERS],
     )
+    state.keep_drawn(state.PG_TOKENIZERS, keys)
     if not text or not keys:
         st.info(
             "Type or paste some text above, or upload a .txt file in the sidebar, to see how it is tokenized."

@@ -7,7 +7,7 @@ with an empty session, works.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -84,7 +84,7 @@ def init(defaults: Mapping[str, Any]) -> None:
             st.session_state[key] = value
 
 
-def keep_declared() -> None:
+def keep_declared(drawn: Collection[str] = ()) -> None:
     """Keep every declared key's value across pages (``ui.nav.page_setup`` calls it on every run).
 
     Subtle: Streamlit drops the state of a widget that a run does not draw (another page's text
@@ -92,10 +92,33 @@ def keep_declared() -> None:
     value back under its own key turns it into plain session state, which is never dropped; the
     widget picks it up again when it is drawn. Only keys declared through ``init`` are written:
     buttons and file uploaders refuse values set this way, and they are never declared.
+
+    ``drawn``: keys whose widgets this page draws on every run, given their value as ``default=``
+    too. They are not written back: a written-back value goes to the browser as set by the app, and
+    the widget starts over (a picker's typed filter was cleared, so a run that came while the user
+    filtered, as the Playground's runs follow typing, turned their next click into "Select all").
+    Streamlit still drops them when another page runs, so the page keeps a plain copy
+    (``keep_drawn``, after drawing the widget) and it is put back here.
     """
-    for key in _DECLARED:
+    for key in _DECLARED.difference(drawn):
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
+    for key in drawn:
+        if key not in st.session_state and _KEPT + key in st.session_state:  # back from another page
+            st.session_state[key] = st.session_state[_KEPT + key]
+
+
+_KEPT = "kept_"  # plain copies of the ``drawn`` keys of ``keep_declared``
+
+
+def drawn_value(key: str) -> Any:
+    """A ``drawn`` key's value, from its plain copy when another page ran since (None if never set)."""
+    return st.session_state[key] if key in st.session_state else st.session_state.get(_KEPT + key)
+
+
+def keep_drawn(key: str, value: Any) -> None:
+    """Keep a plain copy of a ``drawn`` widget's value (``keep_declared``), for when another page ran."""
+    st.session_state[_KEPT + key] = value
 
 
 def init_playground() -> None:

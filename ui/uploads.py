@@ -240,8 +240,9 @@ def select(upload: Upload, added: str) -> None:
     """Say what was added and pick it in the Playground's columns and on the Inside page."""
     note = f"{added} ({upload.tokenizer.algorithm}, {upload.tokenizer.vocab_size:,} tokens)"
     st.session_state[state.UPLOAD_MESSAGE] = ("ok", note + "; it is in every tokenizer picker now.")
-    if state.PG_TOKENIZERS in st.session_state:
-        chosen = list(st.session_state[state.PG_TOKENIZERS])
+    chosen = state.drawn_value(state.PG_TOKENIZERS)  # None before the Playground was opened
+    if chosen is not None:
+        chosen = list(chosen)
         if slot_of(upload) not in chosen:
             st.session_state[state.PG_TOKENIZERS] = [*chosen, slot_of(upload)]
     st.session_state[state.IT_TOKENIZER] = slot_of(upload)

@@ -151,3 +151,34 @@ def test_text_typed_before_the_picker_has_loaded_keeps_the_chosen_tokenizers(bro
         wait_ready(page, 4)
     finally:
         context.close()
+
+
+def test_a_filter_typed_in_the_picker_survives_the_runs_that_follow_typing(page) -> None:
+    """Runs come on their own here (the text's columns, then the whole page once typing pauses): one
+    that came while a filter was typed in the picker cleared it, and the click meant for the one
+    match landed on "Select all" in its place (every tokenizer chosen)."""
+    from tests.browser.settle import wait_settled
+
+    wait_ready(page, 4)
+    wait_settled(page)
+    combo = page.locator("[data-testid=stMultiSelect] input")
+    combo.click()
+    combo.fill("FLAN-T5")
+    only_t5 = """() => { const o = [...document.querySelectorAll('[role=option]')];
+        return o.length === 1 && o[0].innerText.includes('T5 / FLAN-T5'); }"""
+    page.wait_for_function(only_t5)
+    # text arrives in the box (as from a second window of the live box) while the picker is open
+    # and filtered: its columns' run, then the whole-page run when typing pauses
+    page.evaluate("""() => { const box = document.querySelector('.tp-live-box');
+        box.value = 'Typed while the picker was open.'; box.dispatchEvent(new Event('input', {bubbles: true})); }""")
+    page.wait_for_function(f"() => document.querySelector('{SPANS}').textContent.includes('Typed while')")
+    wait_settled(page)
+    page.evaluate("() => { const w = Object.values(window.__tpLive.whole)[0]; w.ask(w.seq + 1); }")  # one more
+    wait_settled(page)
+    assert combo.input_value() == "FLAN-T5"
+    page.wait_for_function(only_t5)
+    page.locator("[role=option]", has_text="T5 / FLAN-T5").click()
+    page.keyboard.press("Escape")
+    wait_ready(page, 5)
+    chips = page.locator("[data-testid=stMultiSelect]").inner_text()
+    assert all(name in chips for name in ("GPT-2", "cl100k_base", "o200k_base", "Llama 3", "T5 / FLAN-T5"))
