@@ -6,11 +6,14 @@
   button) clears one entry. Subtle: the store, not ``load`` itself, is the cached resource, because
   a loader wrapped in ``st.cache_resource`` would record the progress bar it draws and replay it on
   every later cache hit; here the progress bar is drawn outside any cached function.
-- ``analyze(key, text, allow_special)`` and ``spans_html(...)`` keep their results in process-wide
-  caches bounded by *memory*, not by count (``ui.bounded.SizedCache``, sizes from
-  ``ANALYSES_MB`` and ``SPANS_MB``): a stream of distinct megabyte texts cannot grow the server
-  without end. Keys hold a digest of the text, not the text. Results are frozen, so sharing them
-  between sessions is safe.
+- ``TokenizerRef`` is the one identity of a tokenizer, registry or uploaded (``ui.uploads.resolve``
+  makes it; ``registry_ref`` for a registry key): its ``analyze``, ``spans_html``, ``tokens`` and
+  ``tokens_later`` are the only path to results, kept under the ref's content ``digest`` in the
+  caches the ref names. A registry tokenizer's go to process-wide caches bounded by *memory*, not by
+  count (``ui.bounded.SizedCache``, sizes from ``ANALYSES_MB`` and ``SPANS_MB``): a stream of
+  distinct megabyte texts cannot grow the server without end. ``analyze(key, …)``, ``spans_html``
+  and ``all_tokens`` are that path for a registry key. Keys hold a digest of the text, not the
+  text. Results are frozen, so sharing them between sessions is safe.
 - An analysis of a text up to ``WHOLE_CHARS`` holds all its tokens, packed
   (``core.tokens.packed.PackedTokens``, ~20 bytes a token instead of ~190). A longer text is counted from
   the library's ids alone (``outline``: every id, the kinds, the round trip) and holds only its
@@ -298,12 +301,20 @@ def tokens(
 
 
 def spans_html(
-    key: str, text: str, *, allow_special: bool, show_whitespace: bool, raw_pieces: bool, limit: int = DEFAULT_LIMIT,
+    key: str,
+    text: str,
+    *,
+    allow_special: bool,
+    show_whitespace: bool,
+    raw_pieces: bool,
+    limit: int = DEFAULT_LIMIT,
     more: str | None = None,
 ) -> str:
     """``render_spans`` of ``analyze(key, text, allow_special)``, cached per option set."""
-    return registry_ref(key, loaded=True).spans_html(text, allow_special=allow_special, show_whitespace=show_whitespace,
-                                                     raw_pieces=raw_pieces, limit=limit, more=more)
+    return registry_ref(key, loaded=True).spans_html(
+        text, allow_special=allow_special, show_whitespace=show_whitespace, raw_pieces=raw_pieces, limit=limit,
+        more=more,
+    )
 
 
 def all_tokens(key: str, text: str, allow_special: bool) -> Sequence[Token]:
