@@ -90,7 +90,7 @@ widgets.ids_view({loaded[key].name: analysis for key, analysis in analyses.items
 decode_view.decode_view({key: t for key, t in loaded.items() if not isinstance(t, cache.Unavailable)})
 with st.sidebar:
     offline.download_button(
-        analyses=analyses, loaded=loaded, text=text, allow_special=allow_special, show_whitespace=show_whitespace,
+        analyses=analyses, refs=drawn.refs, text=text, allow_special=allow_special, show_whitespace=show_whitespace,
         raw_pieces=raw_pieces, per_row=per_row or 2, link=links.link(),
     )
 live_text.whole_page_drawn(state.PG_TEXT)  # the last typed text is drawn everywhere: typing may pause

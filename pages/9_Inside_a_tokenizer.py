@@ -39,7 +39,8 @@ key = pick_col.selectbox("Tokenizer", list(names), format_func=names.__getitem__
 view = view_col.segmented_control("View", list(VIEWS), format_func=VIEWS.__getitem__, key=state.IT_VIEW,
                                   required=True, label_visibility="collapsed")
 
-tokenizer = uploads.get_tokenizer(key, names.get(key))
+ref = uploads.resolve(key, names.get(key))
+tokenizer = ref.tokenizer
 if isinstance(tokenizer, inside.cache.Unavailable):
     widgets.unavailable_card(tokenizer, retry_key="it_retry")
     st.stop()
@@ -57,7 +58,7 @@ if view == "pipeline":
         st.stop()
     try:
         with st.spinner("Running the pipeline …"):
-            result = inside.pipeline_for(key, tokenizer, text)
+            result = inside.pipeline_for(ref, text)
     except TokenizerFailed as exc:  # an uploaded tokenizer that overran its time budget, or crashed
         st.error(widgets.md_escape(widgets.sentence(str(exc))), icon=":material/error:")
         live_text.finished(state.IT_TEXT)
@@ -65,4 +66,4 @@ if view == "pipeline":
     inside.draw_pipeline(result, tokenizer, show_whitespace=show_whitespace)
     live_text.finished(state.IT_TEXT)
 else:
-    inside.draw_facts(key, tokenizer)
+    inside.draw_facts(ref)

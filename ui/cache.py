@@ -6,11 +6,14 @@
   button) clears one entry. Subtle: the store, not ``load`` itself, is the cached resource, because
   a loader wrapped in ``st.cache_resource`` would record the progress bar it draws and replay it on
   every later cache hit; here the progress bar is drawn outside any cached function.
-- ``analyze(key, text, allow_special)`` and ``spans_html(...)`` keep their results in process-wide
-  caches bounded by *memory*, not by count (``ui.bounded.SizedCache``, sizes from
-  ``ANALYSES_MB`` and ``SPANS_MB``): a stream of distinct megabyte texts cannot grow the server
-  without end. Keys hold a digest of the text, not the text. Results are frozen, so sharing them
-  between sessions is safe.
+- ``TokenizerRef`` is the one identity of a tokenizer, registry or uploaded (``ui.uploads.resolve``
+  makes it; ``registry_ref`` for a registry key): its ``analyze``, ``spans_html``, ``tokens`` and
+  ``tokens_later`` are the only path to results, kept under the ref's content ``digest`` in the
+  caches the ref names. A registry tokenizer's go to process-wide caches bounded by *memory*, not by
+  count (``ui.bounded.SizedCache``, sizes from ``ANALYSES_MB`` and ``SPANS_MB``): a stream of
+  distinct megabyte texts cannot grow the server without end. ``analyze(key, …)``, ``spans_html``
+  and ``all_tokens`` are that path for a registry key. Keys hold a digest of the text, not the
+  text. Results are frozen, so sharing them between sessions is safe.
 - An analysis of a text up to ``WHOLE_CHARS`` holds all its tokens, packed
   (``core.tokens.packed.PackedTokens``, ~20 bytes a token instead of ~190). A longer text is counted from
   the library's ids alone (``outline``: every id, the kinds, the round trip) and holds only its
@@ -31,7 +34,7 @@ import threading
 import time
 from array import array
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
@@ -237,13 +240,7 @@ def drawings() -> SizedCache[str]:
 
 def analyze(key: str, text: str, allow_special: bool) -> Analysis:
     """Tokens, counts and the round-trip check of ``text`` under the (already loaded) tokenizer ``key``."""
-    tokenizer = tokenizer_store().get(key)
-    if isinstance(tokenizer, Unavailable):
-        raise ValueError(f"{tokenizer.name} is unavailable: {tokenizer.reason}")
-    return analyses().get(
-        ("registry", key, text_digest(text), allow_special),
-        lambda: compute_analysis(key, tokenizer, text, allow_special),
-    )
+    return registry_ref(key, loaded=True).analyze(text, allow_special)
 
 
 WHOLE_CHARS = 30_000  # a longer text is counted from ids and only its first tokens are built
@@ -314,19 +311,15 @@ def spans_html(
     more: str | None = None,
 ) -> str:
     """``render_spans`` of ``analyze(key, text, allow_special)``, cached per option set."""
-    def draw() -> str:
-        analysis = analyze(key, text, allow_special)
-        tokenizer = tokenizer_store().get(key)
-        return draw_spans(key, tokenizer, analysis, text, allow_special=allow_special,
-                          show_whitespace=show_whitespace, raw_pieces=raw_pieces, limit=limit, more=more)
-
-    options = (allow_special, show_whitespace, raw_pieces, limit, more)
-    return drawings().get(("registry", key, text_digest(text), options), draw)
+    return registry_ref(key, loaded=True).spans_html(
+        text, allow_special=allow_special, show_whitespace=show_whitespace, raw_pieces=raw_pieces, limit=limit,
+        more=more,
+    )
 
 
 def all_tokens(key: str, text: str, allow_special: bool) -> Sequence[Token]:
     """Every token of ``text`` under the (already loaded) registry tokenizer ``key``."""
-    return tokens(key, tokenizer_store().get(key), analyze(key, text, allow_special), text, allow_special)
+    return registry_ref(key, loaded=True).tokens(text, allow_special)
 
 
 def draw_spans(
@@ -339,3 +332,81 @@ def draw_spans(
         text, shown, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
         piece=getattr(tokenizer, "piece", None), limit=limit, more=more, total=analysis.total,
     )
+
+
+# -- one identity for every tokenizer --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TokenizerRef:
+    """One tokenizer as every page uses it, whatever its origin (the registry, an upload, the Hub).
+
+    Made once per picker key and run (``ui.uploads.resolve``, or ``registry_ref``); after that, the
+    analysis, the drawn spans, all the tokens and the exports take this one path, with no question
+    about where the tokenizer came from. ``digest`` names its content in the result caches: a
+    registry key with its file's pinned sha256 (two keys can share one file: o200k_base and
+    o200k_harmony read it with other special tokens, so the sha256 alone would not do), or an
+    upload's ``Upload.key`` (the file's sha256 and, for a rank file, its pattern's).
+
+    Subtle: the ref holds the loaded tokenizer and its caches themselves, so it works where
+    ``st.session_state`` is out of reach (a deferred download's data function, ``tokens_later``).
+    """
+
+    key: str  # the picker key: a registry key or an upload's slot ("upload:" + sha256[:16])
+    name: str
+    digest: str
+    sha256: str | None  # the registry file's pinned sha256, or the uploaded file's
+    origin: str  # "registry" or "upload" (a Hub tokenizer is kept as an upload)
+    tokenizer: Any = field(compare=False, repr=False)  # the loaded tokenizer, or its ``Unavailable``
+    results: SizedCache = field(compare=False, repr=False)  # its analyses and runs of tokens
+    drawings: SizedCache = field(compare=False, repr=False)  # its span HTML
+    notes: tuple[str, ...] = ()  # what was guessed or chosen while reading an uploaded file
+
+    @property
+    def available(self) -> bool:
+        return not isinstance(self.tokenizer, Unavailable)
+
+    def _loaded(self) -> Any:
+        if isinstance(self.tokenizer, Unavailable):
+            raise ValueError(f"{self.tokenizer.name} is unavailable: {self.tokenizer.reason}")
+        return self.tokenizer
+
+    def analyze(self, text: str, allow_special: bool) -> Analysis:
+        """Tokens, counts and the round-trip check of ``text``, cached under this ref's ``digest``."""
+        tokenizer = self._loaded()
+        return self.results.get(("analysis", self.digest, text_digest(text), allow_special),
+                                lambda: compute_analysis(self.key, tokenizer, text, allow_special))
+
+    def spans_html(self, text: str, *, allow_special: bool, show_whitespace: bool, raw_pieces: bool,
+                   limit: int = DEFAULT_LIMIT, more: str | None = None) -> str:
+        """``render_spans`` of the first ``limit`` tokens of ``text``, cached per option set."""
+        def draw() -> str:
+            return draw_spans(self.digest, self._loaded(), self.analyze(text, allow_special), text,
+                              allow_special=allow_special, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
+                              limit=limit, more=more, results=self.results)
+
+        options = (allow_special, show_whitespace, raw_pieces, limit, more)
+        return self.drawings.get(("spans", self.digest, text_digest(text), options), draw)
+
+    def tokens(self, text: str, allow_special: bool) -> Sequence[Token]:
+        """Every token of ``text``, built once (for the exports)."""
+        return tokens(self.digest, self._loaded(), self.analyze(text, allow_special), text, allow_special,
+                      results=self.results)
+
+    def tokens_later(self, text: str, allow_special: bool) -> Callable[[], Sequence[Token]]:
+        """``tokens`` for a deferred download, which Streamlit calls outside the session's script run
+        (the ref already holds the tokenizer and its caches: nothing is looked up then)."""
+        return functools.partial(self.tokens, text, allow_special)
+
+
+def registry_ref(key: str, name: str | None = None, *, loaded: bool = False) -> TokenizerRef:
+    """The ref of registry tokenizer ``key``: loaded now with a progress bar, or (``loaded``) taken from
+    the store as it is; its results go to the process-wide ``analyses()`` and ``drawings()``."""
+    from core import pretrained
+
+    spec = pretrained.registry().get(key)
+    name = name or (spec.name if spec is not None else key)
+    tokenizer = tokenizer_store().get(key) if loaded else get_tokenizer(key, name)
+    sha256 = spec.files[0].sha256 if spec is not None and spec.files else None
+    digest = f"{key}@{sha256[:16]}" if sha256 else key
+    return TokenizerRef(key, name, digest, sha256, "registry", tokenizer, analyses(), drawings())

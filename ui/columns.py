@@ -17,13 +17,12 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from operator import attrgetter
-from typing import Any
 
 import streamlit as st
 
 from core.types import Token
-from ui import cache, state, uploads, widgets
-from ui.cache import Analysis
+from ui import cache, state, widgets
+from ui.cache import Analysis, TokenizerRef
 
 # Characters of text a column draws first, by columns per row: a box is 34em high (16 lines), and
 # at 1,440 px one column holds ~115 characters a line, two ~55, three ~35, four ~26; a box and a
@@ -70,17 +69,20 @@ def show_more(view: str, first: int, total: int) -> None:
 
 @st.fragment
 def column(
-    key: str, tokenizer: Any, analysis: Analysis, text: str, *, allow_special: bool, show_whitespace: bool,
+    ref: TokenizerRef, analysis: Analysis, text: str, *, allow_special: bool, show_whitespace: bool,
     raw_pieces: bool, per_row: int,
 ) -> None:
-    """One tokenizer's card (name, counts, spans) with its "Show more" button and its exports."""
-    total = analysis.total
+    """One tokenizer's card (name, counts, spans) with its "Show more" button and its exports.
+
+    ``ref`` is the column's tokenizer as ``ui.uploads.resolve`` made it, registry or uploaded alike.
+    """
+    key, tokenizer, total = ref.key, ref.tokenizer, analysis.total
     view = view_name(key, text, allow_special)
     first = first_screen(analysis.head, per_row)
     limit = shown(view, first, total)
     more_key = f"pg_more_{key}"
-    spans = uploads.spans_html(
-        key, text, allow_special=allow_special, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
+    spans = ref.spans_html(
+        text, allow_special=allow_special, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
         limit=limit, more=more_key if limit < total else None,
     )
     widgets.tokenizer_card(tokenizer, analysis, spans, key=f"pg_card_{key}")
@@ -92,7 +94,7 @@ def column(
             icon=":material/expand_more:", type="tertiary",
         )
     widgets.export_menu(
-        text, uploads.tokens_later(key, text, allow_special), name=tokenizer.name,
+        text, ref.tokens_later(text, allow_special), name=tokenizer.name,
         piece=getattr(tokenizer, "piece", None), show_whitespace=show_whitespace, key=f"pg_export_{key}",
         total=total,
     )

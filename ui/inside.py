@@ -19,7 +19,8 @@ import streamlit as st
 from core.pretrained import anatomy, pipeline
 from core.pretrained.adapter import UNICODE_TO_BYTE
 from core.types import Token
-from ui import cache, uploads, widgets
+from ui import cache, widgets
+from ui.cache import TokenizerRef
 from ui.figures import ALGORITHM_COLORS
 from ui.spans import WHITESPACE_MARKS, printable
 from ui.widgets import md_escape
@@ -150,12 +151,12 @@ def _upload_facts(cache_id: str, _tokenizer: Any) -> anatomy.Facts:
     return anatomy.facts(_tokenizer)
 
 
-def facts_for(key: str) -> anatomy.Facts:
-    """The facts of a loaded registry tokenizer or of an upload of this session (cached)."""
-    if uploads.is_uploaded(key):
-        upload = uploads.uploads()[key]
-        return _upload_facts(upload.key, upload.tokenizer)
-    return _registry_facts(key)
+def facts_for(ref: TokenizerRef) -> anatomy.Facts:
+    """The facts of a loaded registry tokenizer (kept for the process) or of an uploaded file (by its
+    content, ten minutes)."""
+    if ref.origin == "registry":
+        return _registry_facts(ref.key)
+    return _upload_facts(ref.digest, ref.tokenizer)
 
 
 @st.cache_resource(show_spinner=False, max_entries=24, ttl=600)
@@ -163,9 +164,8 @@ def _pipeline(cache_id: str, text: str, _tokenizer: Any) -> pipeline.Pipeline:
     return pipeline.run(_tokenizer, text)
 
 
-def pipeline_for(key: str, tokenizer: Any, text: str) -> pipeline.Pipeline:
-    cache_id = uploads.uploads()[key].key if uploads.is_uploaded(key) else key
-    return _pipeline(cache_id, text, tokenizer)
+def pipeline_for(ref: TokenizerRef, text: str) -> pipeline.Pipeline:
+    return _pipeline(ref.digest, text, ref.tokenizer)
 
 
 @st.cache_resource(show_spinner=False, max_entries=24)
@@ -199,10 +199,9 @@ def _identify(cache_id: str, sha256: str, _tokenizer: Any) -> anatomy.Match | No
     return anatomy.identify(mine, sha256, candidates)
 
 
-def identify_upload(key: str) -> anatomy.Match | None:
-    """Which registry tokenizer this session's upload is, extends or overlaps (cached per file)."""
-    upload = uploads.uploads()[key]
-    return _identify(upload.key, upload.sha256, upload.tokenizer)
+def identify_upload(ref: TokenizerRef) -> anatomy.Match | None:
+    """Which registry tokenizer an uploaded file is, extends or overlaps (cached per file)."""
+    return _identify(ref.digest, ref.sha256, ref.tokenizer)
 
 
 # -- drawing (the page calls these) ----------------------------------------------------------------
@@ -212,10 +211,11 @@ def _code_pairs(pairs: Sequence[tuple[str, str]], style: str) -> list[tuple[str,
     return [(left, right, shown_piece(left + right, style)) for left, right in pairs]
 
 
-def draw_facts(key: str, tokenizer: Any) -> None:
+def draw_facts(ref: TokenizerRef) -> None:
     """What the file gives away: headline numbers, settings, tokens, merges or scores, scripts."""
+    tokenizer = ref.tokenizer
     with st.spinner("Reading the vocabulary …"):
-        facts = facts_for(key)
+        facts = facts_for(ref)
     style = style_of(tokenizer)
     a, b, c, d = st.columns(4)
     a.metric("vocabulary", f"{facts.vocab_size:,}")
@@ -225,15 +225,14 @@ def draw_facts(key: str, tokenizer: Any) -> None:
         d.metric("merges", f"{facts.merges_total:,}")
     else:
         d.metric("scored pieces" if facts.highest_scored else "pieces", f"{facts.vocab_size - len(facts.special_tokens):,}")
-    if uploads.is_uploaded(key):
+    if ref.origin == "upload":  # a registry tokenizer is itself; a file read here is compared with them
         with st.spinner("Comparing with the registry …"):
-            match = identify_upload(key)
-        upload = uploads.uploads()[key]
+            match = identify_upload(ref)
         if match:
             st.info(md_escape(match.sentence), icon=":material/fingerprint:")
         else:
             st.caption("Not a registry tokenizer: no file with the same sha256, no vocabulary sharing half its tokens.")
-        for note in upload.notes:
+        for note in ref.notes:
             st.caption(md_escape(note))
     st.caption(md_escape(f"source: {tokenizer.source}"))
     # a table wraps the long pre-tokenizer lines; it renders its cells as Markdown, and they hold the file's strings
@@ -256,7 +255,7 @@ def draw_facts(key: str, tokenizer: Any) -> None:
         longest = [(size, shown_piece(piece, style)) for piece, size in facts.longest]
         st.dataframe(pairs_frame(longest, ["bytes", "token (as text)"]), height=300, width="stretch")
     with right:
-        widgets.chart(scripts_figure(facts), scripts_frame(facts), key=f"it_scripts_{key}", name="vocabulary_scripts")
+        widgets.chart(scripts_figure(facts), scripts_frame(facts), key=f"it_scripts_{ref.key}", name="vocabulary_scripts")
     with st.expander("The file's own settings"):
         for part, text in facts.details.items():
             st.markdown(f"`{part}`")

@@ -26,8 +26,7 @@ from typing import Any
 import streamlit as st
 
 from core.measures.metrics import TextCounts
-from ui import uploads
-from ui.cache import Analysis
+from ui.cache import Analysis, TokenizerRef
 from ui.spans import DEFAULT_LIMIT
 from ui.tables import visible_rows
 from ui.widgets import ASSETS_DIR, lossy_note
@@ -125,23 +124,27 @@ def _column(column: Column) -> str:
 
 
 def playground_page(
-    analyses: Mapping[str, Analysis], loaded: Mapping[str, Any], text: str, *, allow_special: bool,
+    analyses: Mapping[str, Analysis], refs: Mapping[str, TokenizerRef], text: str, *, allow_special: bool,
     show_whitespace: bool, raw_pieces: bool, per_row: int, link: str,
 ) -> str:
-    """The Playground's current view as a page: every column's first ``DEFAULT_LIMIT`` tokens drawn."""
+    """The Playground's current view as a page: every column's first ``DEFAULT_LIMIT`` tokens drawn.
+
+    Subtle: built by a deferred download, outside the session's script run, so it reads only what
+    it is given (the refs hold the tokenizers and their caches), never ``st.session_state``.
+    """
     columns = []
     for key, analysis in analyses.items():
-        tokenizer, counts = loaded[key], analysis.counts
+        tokenizer, counts = refs[key].tokenizer, analysis.counts
         headline = f"{counts.tokens:,} token{'' if counts.tokens == 1 else 's'}"
         if counts.added:
             headline += f" + {counts.added} added by the tokenizer ({', '.join(analysis.added)})"
         facts = [tokenizer.algorithm, f"{tokenizer.vocab_size:,} vocab", getattr(tokenizer, "attribution", None),
                  f"source: {tokenizer.source}"]
-        spans = uploads.spans_html(key, text, allow_special=allow_special, show_whitespace=show_whitespace,
-                                   raw_pieces=raw_pieces, limit=DEFAULT_LIMIT)
+        spans = refs[key].spans_html(text, allow_special=allow_special, show_whitespace=show_whitespace,
+                                     raw_pieces=raw_pieces, limit=DEFAULT_LIMIT)
         columns.append(Column(name=tokenizer.name, facts=" · ".join(str(f) for f in facts if f), headline=headline,
                               spans=spans, lossy=lossy_note(counts.unknown or 0) if analysis.lossy else None))
-    counts = {loaded[key].name: analysis.counts for key, analysis in analyses.items()}
+    counts = {refs[key].tokenizer.name: analysis.counts for key, analysis in analyses.items()}
     return page_html(text=text, columns=columns, counts=counts, link=link, per_row=per_row)
 
 

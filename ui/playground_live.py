@@ -38,11 +38,16 @@ class Display:
 
 @dataclass
 class Drawn:
-    """What the fragment drew: the text, the tokenizers and their analyses (for the rest of the page)."""
+    """What the fragment drew: the text, the tokenizers' refs and their analyses (for the rest of the page)."""
 
     text: str
-    loaded: dict[str, Any] = field(default_factory=dict)
+    refs: dict[str, cache.TokenizerRef] = field(default_factory=dict)
     analyses: dict[str, cache.Analysis] = field(default_factory=dict)
+
+    @property
+    def loaded(self) -> dict[str, Any]:
+        """Picker key → its tokenizer (or ``Unavailable``)."""
+        return {key: ref.tokenizer for key, ref in self.refs.items()}
 
 
 def begin_whole_run() -> None:
@@ -93,7 +98,7 @@ def _text_input() -> str:
 
 
 def _columns(text: str, keys: list[str], names: dict[str, str], display: Display) -> Drawn:
-    drawn = Drawn(text, {key: uploads.get_tokenizer(key, names.get(key)) for key in keys})
+    drawn = Drawn(text, {key: uploads.resolve(key, names.get(key)) for key in keys})  # once per key and run
     widgets.span_legend()
     span_links.mount(disagree=display.disagree, view=display.view or "Text")
     spread = st.empty()
@@ -101,7 +106,7 @@ def _columns(text: str, keys: list[str], names: dict[str, str], display: Display
         with column:
             _column(key, drawn, display)
     line = span_links.spread({
-        drawn.loaded[key].name: analysis.counts.tokens for key, analysis in drawn.analyses.items()
+        drawn.refs[key].tokenizer.name: analysis.counts.tokens for key, analysis in drawn.analyses.items()
     })
     if line:
         spread.caption(widgets.md_escape(line))
@@ -109,16 +114,17 @@ def _columns(text: str, keys: list[str], names: dict[str, str], display: Display
 
 
 def _column(key: str, drawn: Drawn, display: Display) -> None:
-    tokenizer = drawn.loaded[key]
+    ref = drawn.refs[key]
+    tokenizer = ref.tokenizer
     if isinstance(tokenizer, cache.Unavailable):
         widgets.unavailable_card(tokenizer, retry_key=f"pg_retry_{key}")
         return
     # each column is drawn as soon as its own tokens are ready: the first shows while the rest encode
     try:
         with st.spinner(f"Tokenizing with {tokenizer.name} …"):
-            analysis = uploads.analyze(key, drawn.text, display.allow_special)
+            analysis = ref.analyze(drawn.text, display.allow_special)
         columns.column(
-            key, tokenizer, analysis, drawn.text, allow_special=display.allow_special,
+            ref, analysis, drawn.text, allow_special=display.allow_special,
             show_whitespace=display.show_whitespace, raw_pieces=display.raw_pieces, per_row=display.per_row,
         )
     except TokenizerFailed as exc:  # an uploaded tokenizer that overran its time budget, or crashed

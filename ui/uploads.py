@@ -1,20 +1,20 @@
 """Tokenizers the user uploads: kept in the browser session, offered in every tokenizer picker.
 
 A page adopts them with ``names()`` (registry + this session's uploads, for a picker) and
-``get_tokenizer`` / ``analyze`` / ``spans_html`` (the ``ui.cache`` calls, which also answer for an
-uploaded key). ``sidebar_uploader(prefix)`` draws the uploader with its pattern choice.
+``resolve(key)``: the one ``ui.cache.TokenizerRef`` of a registry or uploaded key, whose
+``analyze`` / ``spans_html`` / ``tokens`` / ``tokens_later`` then serve either alike.
+``sidebar_uploader(prefix)`` draws the uploader with its pattern choice.
 
 Subtle, on privacy: the tokenizer objects live in ``st.session_state`` only, so another session
 cannot list or use them, and they go when the session ends. Analyses of uploaded tokenizers are
-cached process-wide under the *content hash* of the file: a session can only hit that cache entry
-by uploading the same file, so nothing is disclosed; the entries expire after ten minutes, and
-together they hold at most ``UPLOAD_RESULTS_MB`` (``ui.bounded.SizedCache``).
+cached process-wide under the *content hash* of the file (the ref's ``digest``, ``Upload.key``): a
+session can only hit that cache entry by uploading the same file, so nothing is disclosed; the
+entries expire after ten minutes, and together they hold at most ``UPLOAD_RESULTS_MB`` (``ui.bounded.SizedCache``).
 """
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -28,10 +28,8 @@ from core.pretrained.uploaded import (
     UploadRejected,
     read_upload,
 )
-from core.types import Token
 from ui import cache, hub, state
 from ui.bounded import SizedCache
-from ui.spans import DEFAULT_LIMIT
 from ui.widgets import md_escape
 
 MAX_UPLOADS = 4  # tokenizers kept per session; the oldest goes first
@@ -92,16 +90,6 @@ def registry_only(registry_names: Any):
     return check
 
 
-def get_tokenizer(key: str, name: str | None = None) -> Any:
-    """``cache.get_tokenizer`` that also knows this session's uploads (an ``Unavailable`` when gone)."""
-    if is_uploaded(key):
-        upload = _uploads().get(key)
-        if upload is None:
-            return cache.Unavailable(key, name or key, "this uploaded tokenizer was removed; upload it again.")
-        return upload.tokenizer
-    return cache.get_tokenizer(key, name)
-
-
 UPLOAD_RESULTS_MB = 64  # analyses and drawings of uploaded tokenizers, together
 UPLOAD_RESULTS_TTL_S = 600
 
@@ -112,63 +100,23 @@ def _results() -> SizedCache:
     return SizedCache(max_bytes=UPLOAD_RESULTS_MB * 1_000_000, size=cache.result_size, ttl=UPLOAD_RESULTS_TTL_S)
 
 
-def _analyze_upload(
-    upload: Upload, text: str, allow_special: bool, results: SizedCache | None = None,
-) -> cache.Analysis:
-    return (_results() if results is None else results).get(
-        ("analysis", upload.key, cache.text_digest(text), allow_special),
-        lambda: cache.compute_analysis(upload.key, upload.tokenizer, text, allow_special),
-    )
-
-
-def analyze(key: str, text: str, allow_special: bool) -> cache.Analysis:
-    """``cache.analyze``, for registry and uploaded keys alike."""
+def resolve(key: str, name: str | None = None) -> cache.TokenizerRef:
+    """The one ref of picker key ``key``: a registry tokenizer (loaded now, with a progress bar) or an
+    upload of *this* session; a key this session does not hold (removed, or another session's) is an
+    ``Unavailable``. Called once per key and run; everything after takes the ref."""
     if not is_uploaded(key):
-        return cache.analyze(key, text, allow_special)
-    return dataclasses.replace(_analyze_upload(_uploads()[key], text, allow_special), key=key)
+        return cache.registry_ref(key, name)
+    upload = _uploads().get(key)
+    if upload is None:
+        gone = cache.Unavailable(key, name or key, "this uploaded tokenizer was removed; upload it again.")
+        return cache.TokenizerRef(key, name or key, key, None, "upload", gone, _results(), _results())
+    return cache.TokenizerRef(key, name or f"📄 {upload.filename}", upload.key, upload.sha256, "upload",
+                              upload.tokenizer, _results(), _results(), upload.notes)
 
 
-def spans_html(
-    key: str, text: str, *, allow_special: bool, show_whitespace: bool, raw_pieces: bool, limit: int = DEFAULT_LIMIT,
-    more: str | None = None,
-) -> str:
-    """``cache.spans_html``, for registry and uploaded keys alike."""
-    if not is_uploaded(key):
-        return cache.spans_html(key, text, allow_special=allow_special, show_whitespace=show_whitespace,
-                                raw_pieces=raw_pieces, limit=limit, more=more)
-    upload = _uploads()[key]
-
-    def draw() -> str:
-        analysis = _analyze_upload(upload, text, allow_special)
-        return cache.draw_spans(upload.key, upload.tokenizer, analysis, text, allow_special=allow_special,
-                                show_whitespace=show_whitespace, raw_pieces=raw_pieces, limit=limit, more=more,
-                                results=_results())
-
-    options = (allow_special, show_whitespace, raw_pieces, limit, more)
-    return _results().get(("spans", upload.key, cache.text_digest(text), options), draw)
-
-
-def tokens(key: str, text: str, allow_special: bool) -> Sequence[Token]:
-    """Every token of ``text`` under ``key`` (registry or uploaded), built once (for the exports)."""
-    return tokens_later(key, text, allow_special)()
-
-
-def tokens_later(key: str, text: str, allow_special: bool) -> Callable[[], Sequence[Token]]:
-    """``tokens`` to be called later, by a deferred download.
-
-    subtle: Streamlit calls a download's data function when the file is asked for, outside the
-    session's script run, where ``st.session_state`` is out of reach (an upload's export raised
-    ``KeyError: 'upload:…'`` and gave no file); so the upload and the result cache are looked up now.
-    """
-    if not is_uploaded(key):
-        return lambda: cache.all_tokens(key, text, allow_special)
-    upload, results = _uploads()[key], _results()
-
-    def later() -> Sequence[Token]:
-        analysis = _analyze_upload(upload, text, allow_special, results)
-        return cache.tokens(upload.key, upload.tokenizer, analysis, text, allow_special, results=results)
-
-    return later
+def get_tokenizer(key: str, name: str | None = None) -> Any:
+    """The tokenizer of ``resolve(key, name)`` (an ``Unavailable`` when it cannot be had)."""
+    return resolve(key, name).tokenizer
 
 
 # -- the uploader ----------------------------------------------------------------------------------

@@ -119,14 +119,14 @@ def own_translation(tokenizers: dict[str, Any]) -> None:
         "unknown in translation": st.column_config.NumberColumn(format="percent"),
     })
     for key in tokenizers:
-        row = mine.loc[key]
+        row, ref = mine.loc[key], uploads.resolve(key)
         st.markdown(f"**{md_escape(tf.short_name(key, row['tokenizer_name']))}**: "
                     f"{int(theirs.loc[key, 'tokens']):,} → {int(row['tokens']):,} tokens "
                     f"({tf.fmt_ratio(row['premium'])})")
         for column, piece in zip(st.columns(2, gap="medium"), (text, translation), strict=True):
             with column:
-                st.html(uploads.spans_html(key, piece, allow_special=False, show_whitespace=False, raw_pieces=False,
-                                         limit=OWN_SPANS_LIMIT))
+                st.html(ref.spans_html(piece, allow_special=False, show_whitespace=False, raw_pieces=False,
+                                       limit=OWN_SPANS_LIMIT))
 
 
 def sources(corpus: parallel_corpus.ParallelCorpus, tokenizers: dict[str, Any]) -> None:

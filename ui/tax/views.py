@@ -205,9 +205,9 @@ def loaded_tokenizers(keys: tuple[str, ...], *, note: bool = True) -> dict[str, 
 
 
 def _memo_key(key: str) -> str:
-    """The memo's name for a tokenizer: its registry key, or an upload's content hash (a re-read rank
-    file keeps its picker key but not its tokens)."""
-    return uploads.uploads()[key].key if uploads.is_uploaded(key) else key
+    """The memo's name for a (loaded) tokenizer: its ref's ``digest``, a registry key with its pinned
+    sha256 or an upload's content hash (a re-read rank file keeps its picker key but not its tokens)."""
+    return uploads.resolve(key).digest
 
 
 def measure(choice: Choice, tokenizers: dict[str, Any]) -> pd.DataFrame:
@@ -303,9 +303,9 @@ def focus_view(table: pd.DataFrame, choice: Choice, tokenizer: str, tokenizers: 
 def segments_html(corpus: parallel_corpus.ParallelCorpus, code: str, ids: tuple[str, ...], tokenizer: str) -> str:
     """The segments ``ids`` of language ``code`` as token spans, each tokenized on its own (as counted)."""
     lang = html.escape(corpus.language(code).bcp47, quote=True)
+    ref = uploads.resolve(tokenizer)
     blocks = (
-        uploads.spans_html(tokenizer, corpus.segments[code][i], allow_special=False, show_whitespace=False,
-                         raw_pieces=False)
+        ref.spans_html(corpus.segments[code][i], allow_special=False, show_whitespace=False, raw_pieces=False)
         for i in ids
     )
     return f'<div class="lt-segments" lang="{lang}">{"".join(blocks)}</div>'

@@ -171,13 +171,13 @@ def algorithm_curve(data: CorpusData, name: str, sizes: Sequence[int]) -> compre
 def tokenizer_point(data: CorpusData, key: str, name: str) -> compression.TokenizerPoint | shared_cache.Unavailable:
     """A registry (or this session's uploaded) tokenizer measured on the held-out text, or why it is unavailable.
 
-    Subtle: an uploaded tokenizer's point is kept under its content hash (``Upload.key``), as
-    ``ui.uploads`` keeps its analyses: only a session holding the same file can hit it.
+    Subtle: the point is kept under the ref's ``digest``, for an uploaded tokenizer its content hash
+    (``Upload.key``), as its analyses are: only a session holding the same file can hit it.
     """
-    tokenizer = uploads.get_tokenizer(key, name)
+    ref = uploads.resolve(key, name)
+    tokenizer, cache_id = ref.tokenizer, ref.digest
     if isinstance(tokenizer, shared_cache.Unavailable):
         return tokenizer
-    cache_id = uploads.uploads()[key].key if uploads.is_uploaded(key) else key
 
     def make(report: Progress) -> compression.TokenizerPoint:
         report(0.0, f"{name}: encoding the held-out text")
