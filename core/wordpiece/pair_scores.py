@@ -276,7 +276,7 @@ class PairScores:
         ``new`` may be a symbol that already occurs (two merges can spell the same piece): its
         count and pairs add up.
         """
-        delta, replaced = self._rewrite(pair, new)
+        delta, holders, replaced = self._rewrite(pair, new)
         self.tokens -= replaced
         left, right = pair
         symbols = self.symbols
@@ -285,6 +285,12 @@ class PairScores:
         symbols[new] = symbols.get(new, 0) + replaced
         self._set_symbol_counts(left, right, new)
         changed = self._apply(delta)
+        where = self.where
+        for made, indices in holders.items():
+            if made in where:
+                where[made] |= indices
+            else:
+                where[made] = indices
         touched = self.pairs_of.gather({left, right, new}, changed, self.counts_at)
         found = self._floats(touched)
         self.floats[touched] = found
@@ -349,14 +355,14 @@ class PairScores:
         self.lefts[start:end] = [ord(pair[0]) for pair in born]
         self.rights[start:end] = [ord(pair[1]) for pair in born]
 
-    def _rewrite(self, pair: str, new: str) -> tuple[dict[str, int], int]:
-        """Rewrite the words holding ``pair``, adding them to ``where`` under each pair with ``new``
-        they now hold: how each pair's count changes, and how many times ``pair`` was replaced
-        (occurrences times word counts)."""
-        words, freqs, holders = self.words, self.freqs, self.where
+    def _rewrite(self, pair: str, new: str) -> tuple[dict[str, int], dict[str, set[int]], int]:
+        """Rewrite the words holding ``pair``: how each pair's count changes, which words hold each
+        pair with ``new``, and how many times ``pair`` was replaced (occurrences times word counts)."""
+        words, freqs = self.words, self.freqs
         delta: dict[str, int] = {}
+        holders: dict[str, set[int]] = {}
         replaced = 0
-        for index in sorted(holders.pop(pair)):  # sorted: new pairs are numbered in corpus order
+        for index in sorted(self.where.pop(pair)):  # sorted: new pairs are numbered in corpus order
             word = words[index]
             at = word.find(pair)
             if at < 0:
@@ -371,7 +377,7 @@ class PairScores:
             _replace_all(word, shorter, new, freq, delta, holders, index)
             words[index] = shorter
             replaced += (len(word) - len(shorter)) * freq
-        return delta, replaced
+        return delta, holders, replaced
 
 
 def _key(hit: list) -> int:
