@@ -139,13 +139,8 @@ class PairScores:
         live = np.arange(len(counts))
         self.floats[live] = self._floats(live)
         self.threshold, self.sure, self.chosen = _ALL, 0.0, 0
-        self.pool = set(range(len(counts)))  # a superset of the slots passing the threshold: see ``_sorted_pool``
         self.leader: str | None = None  # the best pair at the last ``leaders``, and how many tie with it
         self.tied = 0
-        # the merge that last touched each slot (rescored it), and ``leaders``' entries by slot
-        self.stamps, self.merges = np.zeros(size, np.int64), 0
-        self._kept: dict[int, list] = {}
-        self.hits: list[list] = []
 
     # -- the race ---------------------------------------------------------------------------------
 
@@ -155,56 +150,44 @@ class PairScores:
         Subtle: the pool is sorted by float (ties: lower slot first); the pairs that come after the
         ``k``-th and not near it are behind the first ``k`` for sure. Then each run of floats near
         one another (those can be out of order, or tied) is put in exact order by the pairs' keys.
-        A pair not touched by a merge since the last call keeps its entry (the same tuple) and key;
-        ``self.hits`` are the entries' ``[stamp, entry, key, spare]`` lists, ``spare`` (None when new)
-        for the caller to keep what it makes of an entry (``core.wordpiece.training``: a candidate).
         """
-        slots, found, stamps = self._sorted_pool(k)
+        slots, found = self._sorted_pool(k)
         end = min(k, len(found))
         if end:
             bound = found[end - 1] * (1 - _NEAR)
             while end < len(found) and found[end] >= bound:
                 end += 1
-        entries = self._entries(slots[:end], stamps[:end])
-        hits: list[list] = []
+        names, counts, symbols = self.names, self.counts, self.symbols
+        out: list[tuple[str, float, int, int, int]] = []
         self.tied = 1
         start = 0
-        while start < end and len(hits) < k:
+        while start < end and len(out) < k:
             stop = start + 1
             while stop < end and found[stop] >= found[stop - 1] * (1 - _NEAR):
                 stop += 1
             if stop == start + 1:  # alone: no near float to put in order (most runs)
-                hits.append(entries[start])
+                pair = names[slots[start]]
+                count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
+                out.append((pair, count / (left * right), count, left, right))
                 start = stop
                 continue
-            run = entries[start:stop]
-            keys = [_key(hit) for hit in run]
-            # subtle: equal fractions may differ by a unit in the last place as floats: sort by slot too
-            order = sorted(zip(keys, slots[start:stop], range(len(run)), strict=True))
-            hits += [run[i] for _, _, i in order]
-            if not start:
-                self.tied = keys.count(order[0][0])
-            start = stop
-        del hits[k:]
-        self.hits = hits
-        out = [hit[1] for hit in hits]
-        self.leader = out[0][0] if out else None
-        return out
-
-    def _entries(self, slots: list[int], stamps: list[int]) -> list[list]:
-        """``[stamp, entry, key or None, spare]`` for each of ``slots``: the last call's when the pair was not
-        touched since (its stamp is the same), else made anew; kept for the next call."""
-        last, kept = self._kept, {}
-        names, counts, symbols = self.names, self.counts, self.symbols
-        for slot, stamp in zip(slots, stamps, strict=True):
-            hit = last.get(slot)
-            if hit is None or hit[0] != stamp:
+            run, ties = [], slots[start:stop]
+            for slot in ties:
                 pair = names[slot]
                 count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
-                hit = [stamp, (pair, count / (left * right), count, left, right), None, None]
-            kept[slot] = hit
-        self._kept = kept
-        return list(kept.values())
+                run.append((pair, count / (left * right), count, left, right))
+            if len(run) > 1:
+                keys = [-((count << _BITS) // (left * right)) for _, _, count, left, right in run]
+                # subtle: equal fractions may differ by a unit in the last place as floats: sort by slot too
+                order = sorted(range(len(run)), key=lambda i: (keys[i], ties[i]))
+                run = [run[i] for i in order]
+                if not start:
+                    self.tied = keys.count(keys[order[0]])
+            out += run
+            start = stop
+        del out[k:]
+        self.leader = out[0][0] if out else None
+        return out
 
     def n_tied(self, pair: str) -> int:
         """How many pairs in the race have exactly the score of ``pair`` (itself included)."""
@@ -218,33 +201,21 @@ class PairScores:
             (c << _BITS) // (symbols[p[0]] * symbols[p[1]]) == key for p, c in self.counts.items() if c >= self.min_count
         )
 
-    def _sorted_pool(self, k: int) -> tuple[list[int], list[float], list[int]]:
-        """The pool's slots, floats and stamps, best float first; the threshold is chosen again first
-        when too many pairs pass it to sort every step, or too few are surely ahead of every pair
-        outside. The order of equal floats is left open: ``leaders`` puts near floats in exact order.
-
-        Subtle: ``self.pool`` holds every slot whose float passes the threshold, and may hold slots
-        that fell below it since (a merge adds the slots it lifts over the threshold, in C, and
-        never scans the whole array); they sort last and are dropped here.
-        """
-        pool = np.fromiter(self.pool, np.intp, len(self.pool))
-        for _ in range(2):  # methods, not numpy's functions: a merge calls this thousands of times
-            found = self.floats[pool]
-            order = found.argsort()[::-1]
-            pool, found = pool[order], found[order]
-            values, threshold = found.tolist(), self.threshold
-            passed = len(values)
-            while passed and values[passed - 1] < threshold:
-                passed -= 1
-            crowded = passed > max(4 * POOL, 2 * self.chosen)
-            if not crowded and (not self.sure or (passed >= k and values[k - 1] >= self.sure)):
+    def _sorted_pool(self, k: int) -> tuple[list[int], list[float]]:
+        """The pool's slots and floats, best float first (ties: lower slot first); the threshold is
+        chosen again first when too many pairs pass it to sort every step, or too few are surely
+        ahead of every pair outside."""
+        floats = self.floats[: len(self.names)]
+        pool = (floats >= self.threshold).nonzero()[0]  # methods, not numpy's functions: a merge calls
+        for _ in range(2):  # this thousands of times, and the functions' wrappers cost as much as the work
+            found = floats[pool]
+            order = (-found).argsort(kind="stable")  # stable: ``pool`` is in slot order
+            found = found[order]
+            crowded = len(pool) > max(4 * POOL, 2 * self.chosen)
+            if not crowded and (not self.sure or (len(found) >= k and found[k - 1] >= self.sure)):
                 break
-            pool = self._choose(self.floats[: len(self.names)], k)
-        slots = pool.tolist()
-        if passed < len(slots):
-            self.pool.difference_update(slots[passed:])
-            del slots[passed:], values[passed:]
-        return slots, values, self.stamps[pool[:passed]].tolist()
+            pool = self._choose(floats, k)
+        return pool[order].tolist(), found.tolist()
 
     def _choose(self, floats: np.ndarray, k: int) -> np.ndarray:
         """Set the threshold so that about ``POOL`` pairs, and at least ``k``, pass it; return them."""
@@ -257,7 +228,6 @@ class PairScores:
             self.sure = self.threshold * (1 + _NEAR)
         pool = np.flatnonzero(floats >= self.threshold)
         self.chosen = len(pool)
-        self.pool = set(pool.tolist())
         return pool
 
     def _floats(self, slots: np.ndarray) -> np.ndarray:
@@ -292,13 +262,7 @@ class PairScores:
             else:
                 where[made] = indices
         touched = self.pairs_of.gather({left, right, new}, changed, self.counts_at)
-        found = self._floats(touched)
-        self.floats[touched] = found
-        lifted = touched[found >= self.threshold]
-        if len(lifted):
-            self.pool.update(lifted.tolist())
-        self.merges += 1
-        self.stamps[touched] = self.merges
+        self.floats[touched] = self._floats(touched)
         return replaced
 
     def _set_symbol_counts(self, left: str, right: str, new: str) -> None:
@@ -347,9 +311,9 @@ class PairScores:
         end = len(self.names)
         if end > len(self.floats):
             size = max(2 * len(self.floats), end)
-            self.counts_at, self.lefts, self.rights, self.floats, self.stamps = (
+            self.counts_at, self.lefts, self.rights, self.floats = (
                 np.concatenate([a, np.zeros(size - len(a), a.dtype)])
-                for a in (self.counts_at, self.lefts, self.rights, self.floats, self.stamps)
+                for a in (self.counts_at, self.lefts, self.rights, self.floats)
             )
         start = end - len(born)
         self.lefts[start:end] = [ord(pair[0]) for pair in born]
@@ -378,14 +342,6 @@ class PairScores:
             words[index] = shorter
             replaced += (len(word) - len(shorter)) * freq
         return delta, holders, replaced
-
-
-def _key(hit: list) -> int:
-    """The exact sort key of an entry of ``PairScores._entries`` (best first), made once and kept."""
-    if hit[2] is None:
-        _, _, count, left, right = hit[1]
-        hit[2] = -((count << _BITS) // (left * right))
-    return hit[2]
 
 
 def _replace_once(

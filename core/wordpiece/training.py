@@ -210,6 +210,7 @@ def _run_merges(
     base = len(labels)
     wanted = vocab_size - base
     every = max(1, wanted // _PROGRESS_CALLS)
+    made: dict[tuple, Candidate] = {}  # the last board's candidates: most are on the next board too
     while len(labels) < vocab_size:
         top = scores.leaders(top_k)
         if not top:
@@ -226,7 +227,7 @@ def _run_merges(
             labels.append(PREFIX + key[0] if key[1] else key[0])
         n_tied = scores.n_tied(pair)
         scores.merge(pair, chr(new_id))
-        board = _board(scores.hits)
+        board, made = _board(top, made)
         trace.append(
             WordPieceStep(
                 len(trace), left, right, new_id, labels[new_id], score, count, left_count, right_count,
@@ -240,20 +241,16 @@ def _run_merges(
     return trace
 
 
-def _board(hits: list[list]) -> tuple[Candidate, ...]:
-    """The leaders (``PairScores.hits``) as candidates; a pair whose counts did not change since the
-    last board keeps its candidate in the entry's spare place."""
-    board = []
-    for hit in hits:
-        found = hit[3]
+def _board(top: list[tuple], made: dict[tuple, Candidate]) -> tuple[tuple[Candidate, ...], dict[tuple, Candidate]]:
+    """The leaders as candidates, reusing the ones ``made`` for the last board; and this board's."""
+    now = {}
+    for entry in top:
+        found = made.get(entry)
         if found is None:
-            pair, score, count, left_count, right_count = hit[1]
-            found = hit[3] = _candidate((ord(pair[0]), ord(pair[1]), score, count, left_count, right_count))
-        board.append(found)
-    return tuple(board)
-
-
-_candidate = Candidate._make  # faster than calling the class: no keyword handling
+            pair, score, count, left_count, right_count = entry
+            found = Candidate(ord(pair[0]), ord(pair[1]), score, count, left_count, right_count)
+        now[entry] = found
+    return tuple(now.values()), now
 
 
 def _count_words(corpus: str, pattern: str, lowercase: bool, max_chars: int) -> tuple[Counter[str], int]:
