@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import statistics
 import sys
 import time
@@ -68,8 +69,10 @@ def measure(
     vocab_size: int = VOCAB_SIZE,
 ) -> dict[str, tuple[float, float]]:
     """Train with each engine ``runs`` times, interleaved; print a table with the last engine as the
-    reference ("x ref" is the ratio of medians; "cpu s" the median processor time over all threads);
+    reference ("x ref" is the ratio of medians; "cpu s" the median processor time over all threads)
+    and the machine's one-minute load average before and after (the timings mean little above 1);
     return each engine's (median seconds, held-out bytes per token)."""
+    load_before = _load()
     times: dict[str, list[float]] = {name: [] for name in engines}
     cpu: dict[str, list[float]] = {name: [] for name in engines}
     counters: dict[str, Counter] = {}
@@ -83,7 +86,8 @@ def measure(
     results = {name: (statistics.median(times[name]), held_bytes / counters[name](heldout)) for name in engines}
     reference = list(engines)[-1]
     ref_time, ref_bpt = results[reference]
-    print(f"\n{title}: {len(text.encode()) / 1e6:.2f} MB of training text, vocabulary {vocab_size:,}, {runs} runs")
+    print(f"\n{title}: {len(text.encode()) / 1e6:.2f} MB of training text, vocabulary {vocab_size:,}, {runs} runs,"
+          f" load average {load_before} before, {_load()} after")
     print(
         f"  {'engine':<24} {'median s':>9} {'min s':>7} {'max s':>7} {'x ref':>6} {'cpu s':>6}"
         f" {'held-out bytes/token':>21} {'vs ref':>7}"
@@ -97,6 +101,14 @@ def measure(
     if target is not None:
         print(f"  target: {target}")
     return results
+
+
+def _load() -> str:
+    """The one-minute load average, or "unknown" where the system does not give it."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except OSError:
+        return "unknown"
 
 
 def _sentencepiece(model_type: str, threads: int | None = None) -> Trainer:
