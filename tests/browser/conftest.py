@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from bench.browser_common import CHROMIUM, CHROMIUM_ARGS, ROOT, serve
+from tests.browser.failure import describe_failure
 
 
 def _missing(reason: str) -> None:
@@ -49,8 +50,16 @@ def browser() -> Iterator[object]:
             instance.close()
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """Keep each phase's report on the test, so a fixture's teardown knows whether the test failed."""
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
 @pytest.fixture()
-def page(browser: object, app_url: str) -> Iterator[object]:
+def page(browser: object, app_url: str, request: pytest.FixtureRequest) -> Iterator[object]:
     """A fresh 1440×900 page on the Playground, with every dialog recorded (and dismissed)."""
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     page = context.new_page()
@@ -65,5 +74,6 @@ def page(browser: object, app_url: str) -> Iterator[object]:
     page.goto(app_url)
     try:
         yield page
+        describe_failure(request, [page])
     finally:
         context.close()
