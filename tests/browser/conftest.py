@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from bench.browser_common import CHROMIUM, CHROMIUM_ARGS, ROOT, serve
-from tests.browser.failure import describe_failure
+from tests.browser.failure import describe_pages
 
 
 def _missing(reason: str) -> None:
@@ -52,14 +52,16 @@ def browser() -> Iterator[object]:
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
-    """Keep each phase's report on the test, so a fixture's teardown knows whether the test failed."""
+    """A failed browser test's report says what its pages showed (CI's log is all there is to read)."""
     report = yield
-    setattr(item, f"report_{report.when}", report)
+    browser = getattr(item, "funcargs", {}).get("browser")
+    if report.when == "call" and report.failed and browser is not None:
+        report.sections.append(("what the pages showed", describe_pages(browser)))
     return report
 
 
 @pytest.fixture()
-def page(browser: object, app_url: str, request: pytest.FixtureRequest) -> Iterator[object]:
+def page(browser: object, app_url: str) -> Iterator[object]:
     """A fresh 1440×900 page on the Playground, with every dialog recorded (and dismissed)."""
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     page = context.new_page()
@@ -74,6 +76,5 @@ def page(browser: object, app_url: str, request: pytest.FixtureRequest) -> Itera
     page.goto(app_url)
     try:
         yield page
-        describe_failure(request, [page])
     finally:
         context.close()

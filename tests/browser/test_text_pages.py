@@ -8,8 +8,6 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from tests.browser.failure import describe_failure
-
 pytestmark = pytest.mark.browser
 
 XSS = "<script>alert(1)</script><img src=x onerror=alert(1)>"
@@ -17,7 +15,7 @@ IDLE_JS = "() => !document.querySelector('[data-testid=stStatusWidget]')"
 
 
 @pytest.fixture()
-def open_page(browser: object, app_url: str, request: pytest.FixtureRequest) -> Iterator[Callable[[str], object]]:
+def open_page(browser: object, app_url: str) -> Iterator[Callable[[str], object]]:
     """Open a page of the app by its URL path in a fresh 1440×900 context; dialogs are recorded."""
     contexts = []
 
@@ -33,7 +31,6 @@ def open_page(browser: object, app_url: str, request: pytest.FixtureRequest) -> 
         return page
 
     yield opener
-    describe_failure(request, [p for context in contexts for p in context.pages])
     for context in contexts:
         context.close()
 
