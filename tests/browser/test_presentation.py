@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.browser.settle import wait_settled
 from tests.browser.test_bpe_page import NEXT, step_of, wait_scrubber
 from tests.browser.test_page_state import pick_corpus
 from tests.browser.test_playground import SPANS, wait_ready
@@ -32,7 +33,7 @@ def present(page, url: str) -> None:
     page.goto(url)
     page.locator("[data-testid=stSidebar]").get_by_text("Presentation mode").click()
     page.wait_for_function("() => getComputedStyle(document.documentElement).fontSize === '22px'")
-    page.wait_for_timeout(500)
+    wait_settled(page)  # the switch's run is over (and any it asked for) before the test looks
 
 
 def bottom(page, selector: str) -> float:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.settle import wait_settled
 from tests.browser.test_playground import SPANS, set_text, wait_ready
 
 pytestmark = pytest.mark.browser
@@ -124,8 +125,7 @@ def long_boxes(page, line: str, times: int) -> None:
                           && boxes.some(b => b.classList.contains('tp-overflowing')); }""",
         arg=line.strip()[:14],
     )
-    wait_ready(page, 4)
-    page.wait_for_timeout(500)  # the last rerun's elements settle before one is picked
+    wait_settled(page)  # the whole-page run that follows the typing is over before a box is picked
 
 
 def test_the_wheel_over_a_span_box_scrolls_the_page_until_the_box_is_clicked(page) -> None:

@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from tests.browser.settle import wait_settled
+
 pytestmark = pytest.mark.browser
 
 XSS = "<script>alert(1)</script><img src=x onerror=alert(1)>"
@@ -116,6 +118,7 @@ def test_pitfalls_page_renders_each_case(open_page) -> None:
     no_exception(page)
     for label, selector in (("Spelling", ".pf-letters"), ("Trailing space", ".tv-rows"),
                             ("Special tokens", ".tp-special"), ("Emoji", ".tp-group")):
+        wait_settled(page)  # the last case's run is over: this test is about what each case draws
         view(page, label)
         page.wait_for_selector(selector)
         no_exception(page)
