@@ -96,13 +96,7 @@ class ByteNgramModel:
         >>> bool(h[0] > h[2])
         True
         """
-        array = np.frombuffer(bytes(data), dtype=np.uint8)
-        out = np.empty(len(array), dtype=np.float64)
-        for start in range(0, len(array), _CHUNK):
-            stop = min(start + _CHUNK, len(array))
-            probs = self._distributions(array, start, stop)
-            out[start:stop] = -(probs * np.log2(probs)).sum(axis=1)
-        return out
+        return self._per_byte(data, lambda probs, _: -(probs * np.log2(probs)).sum(axis=1))
 
     def surprisal(self, data: bytes) -> np.ndarray:
         """Bits the model needs for each actual byte of ``data``: ``-log2 P(data[i] | data[:i])``.
@@ -113,12 +107,15 @@ class ByteNgramModel:
         >>> bool(model.surprisal(b"ab")[1] < 1)
         True
         """
+        return self._per_byte(data, lambda probs, actual: -np.log2(probs[np.arange(len(actual)), actual]))
+
+    def _per_byte(self, data: bytes, bits: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+        """``bits(distributions, actual bytes)`` for each byte of ``data``, a chunk of rows at a time."""
         array = np.frombuffer(bytes(data), dtype=np.uint8)
         out = np.empty(len(array), dtype=np.float64)
         for start in range(0, len(array), _CHUNK):
             stop = min(start + _CHUNK, len(array))
-            probs = self._distributions(array, start, stop)
-            out[start:stop] = -np.log2(probs[np.arange(stop - start), array[start:stop]])
+            out[start:stop] = bits(self._distributions(array, start, stop), array[start:stop])
         return out
 
     def _distributions(self, data: np.ndarray, start: int, stop: int) -> np.ndarray:
