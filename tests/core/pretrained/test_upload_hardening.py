@@ -87,6 +87,16 @@ def test_a_tekken_file_declaring_400000_special_tokens_is_refused_at_once() -> N
     assert "400,000 special tokens" in message and f"{MAX_SPECIAL_TOKENS:,}" in message
 
 
+def test_a_tekken_files_vocabulary_size_is_what_it_holds_not_what_its_config_claims() -> None:
+    """The config's default_vocab_size is only a bound on the entries read; 10**15 was shown as the size."""
+    document = json.loads(tekken(10))
+    document["config"]["default_vocab_size"] = 10**15
+    upload = read_upload(json.dumps(document).encode(), "claims.json", sandboxed=False)
+    assert upload.tokenizer.vocab_size == 256 + 10
+    document["config"]["default_vocab_size"] = 5
+    assert "default_vocab_size" in refused(json.dumps(document).encode(), "negative.json")
+
+
 def test_a_tekken_file_with_a_huge_rank_is_refused() -> None:
     assert "largest rank is 50,000,000" in refused(tekken(10, ranks={97: 50_000_000}), "tekken.json")
 
