@@ -9,6 +9,7 @@ no tokenizer library, so importing it is cheap.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -36,6 +37,13 @@ class PretrainedSpec:
     attribution: str | None  # shown next to the tokenizer where the licence asks for it
     files: tuple[FileSpec, ...]
     notes: str  # one line on what is special about it
+
+
+# subtle: a file that makes a Rust library panic is answered with a sentence (library_call). With
+# RUST_BACKTRACE=1 in the server's environment, the first such panic also symbolised a backtrace into the
+# log: 1.2-1.6 s and 51 MB for a 319-byte upload. Rust reads the variable at its first panic, so this
+# holds for the whole process (the sandbox's workers are started with it too).
+os.environ["RUST_BACKTRACE"] = "0"
 
 
 class TokenizerUnavailable(Exception):

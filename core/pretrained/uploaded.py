@@ -285,12 +285,15 @@ def _tekken(document: dict, name: str):
     except (KeyError, TypeError, ValueError, binascii.Error) as exc:
         raise UploadRejected(f"{name} looks like a Tekken file but misses {_short(exc)}.") from None
     check_special_count(name, n_special)
+    if n_ranks < 1:
+        raise UploadRejected(f"{name}: its default_vocab_size leaves no room for tokens beside its {n_special:,} special ones.")
     check_ids(name, ranks.values(), len(ranks), what="rank")
 
     def make(key: str, source: str, _: Any) -> PretrainedTokenizer:
         from core.pretrained.tiktoken_adapter import TiktokenTokenizer
 
-        spec = _spec(key, name, "byte-level BPE", n_ranks + n_special, "uploaded Tekken tokenizer")
+        # subtle: default_vocab_size only bounds the entries read; the size is what the file holds
+        spec = _spec(key, name, "byte-level BPE", len(ranks) + n_special, "uploaded Tekken tokenizer")
         return TiktokenTokenizer(spec, source=source, ranks=ranks, pattern=pattern,
                                  special_tokens=vf.tekken_specials(n_special), id_offset=n_special, bos="<s>")
 

@@ -8,9 +8,14 @@ from __future__ import annotations
 import base64
 import gc
 import json
+import os
+import struct
+import subprocess
+import sys
 import threading
 import time
 import tracemalloc
+from pathlib import Path
 
 import pytest
 
@@ -21,6 +26,7 @@ from core.pretrained.uploaded import UploadRejected, read_upload
 
 REFUSE_S = 1.0
 REFUSE_MB = 100
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def rank_file(extra: dict[bytes, int]) -> bytes:
@@ -81,6 +87,16 @@ def test_a_tekken_file_declaring_400000_special_tokens_is_refused_at_once() -> N
     assert "400,000 special tokens" in message and f"{MAX_SPECIAL_TOKENS:,}" in message
 
 
+def test_a_tekken_files_vocabulary_size_is_what_it_holds_not_what_its_config_claims() -> None:
+    """The config's default_vocab_size is only a bound on the entries read; 10**15 was shown as the size."""
+    document = json.loads(tekken(10))
+    document["config"]["default_vocab_size"] = 10**15
+    upload = read_upload(json.dumps(document).encode(), "claims.json", sandboxed=False)
+    assert upload.tokenizer.vocab_size == 256 + 10
+    document["config"]["default_vocab_size"] = 5
+    assert "default_vocab_size" in refused(json.dumps(document).encode(), "negative.json")
+
+
 def test_a_tekken_file_with_a_huge_rank_is_refused() -> None:
     assert "largest rank is 50,000,000" in refused(tekken(10, ranks={97: 50_000_000}), "tekken.json")
 
@@ -136,6 +152,26 @@ def test_a_charsmap_that_panics_on_a_text_gives_a_sentence() -> None:
     upload = read_upload(hf_json(normalizer=normalizer), "charsmap.json")
     with pytest.raises(TokenizerFailed, match="the tokenizer library failed on this text"):
         upload.tokenizer.encode("abc")
+
+
+def test_a_panic_costs_no_backtrace_even_when_the_servers_environment_asks_for_one() -> None:
+    """With RUST_BACKTRACE=1 where the server runs, the first panic symbolised a backtrace: 1.2-1.6 s and
+    51 MB for a 319-byte charsmap file (bench/hostile_uploads.py), and a page of log per hostile file."""
+    blob = struct.pack("<I", 2**31) + bytes(16)
+    normalizer = {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(blob).decode()}
+    script = (
+        "import resource, sys; import tokenizers\n"
+        "from core.pretrained.uploaded import UploadRejected, read_upload\n"
+        "peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "try:\n    read_upload(sys.stdin.buffer.read(), 'charsmap.json')\nexcept UploadRejected as exc:\n"
+        "    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak, exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], input=hf_json(normalizer=normalizer), capture_output=True,
+                          timeout=60, cwd=ROOT, env={**os.environ, "RUST_BACKTRACE": "1", "PYTHONPATH": str(ROOT)})
+    grown_kb, _, message = done.stdout.decode().strip().partition(" ")
+    assert message.startswith("charsmap.json looks like a tokenizer.json file but could not be read"), done.stderr[-300:]
+    assert b"stack backtrace" not in done.stderr
+    assert int(grown_kb) < 20_000  # KB: the backtrace's symbols took 51 MB
 
 
 def test_the_regex_engines_retry_limit_is_a_sentence() -> None:
