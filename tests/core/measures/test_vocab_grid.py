@@ -171,3 +171,13 @@ def test_each_unigram_recipe_is_named_by_its_pre_tokens_seed_and_pruning_rule() 
     assert "seed of the substrings covering the most characters" in sentencepiece
     assert "seed of every substring seen twice" in textbook
     assert "prunes what the corpus misses least" in sentencepiece and "prunes the least probable" in textbook
+
+
+def test_the_textbook_recipe_over_the_budget_is_a_sentence_in_the_cells() -> None:
+    import random
+
+    rng = random.Random(7)
+    text = "".join(rng.choice("etaoinshrdlu") for _ in range(unigram.MAX_TRAINING_CHARS + 10_000))
+    models = train_models("unigram", text, sizes=[300, 500], unigram_recipe="textbook")
+    assert isinstance(models, vocab_grid.Unavailable)
+    assert f"at most {unigram.MAX_TRAINING_CHARS:,}" in models.reason
