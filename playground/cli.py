@@ -296,7 +296,7 @@ def _train(algorithm: str, text: str, vocab_size: int, mode: str, *, want_ranks:
     if algorithm == "unigram-textbook":
         from core.unigram import textbook
 
-        result = textbook.train(text, vocab_size=vocab_size)
+        result = textbook.train(text, vocab_size=vocab_size, max_chars=None)  # your own machine: no server budget
         lines = ["round   pieces  log-likelihood / char"]
         lines += [f"{r.round:>5}  {r.pieces_before:>7,}  {r.log_likelihood_per_char:>21.4f}" for r in result.trace]
         return _stopped(result) + lines, None, _no_ranks(want_ranks, "Unigram")

@@ -34,8 +34,11 @@ from core.unigram import textbook
 ALGORITHMS: dict[str, str] = {"bpe": "BPE", "wordpiece": "WordPiece", "unigram": "Unigram"}
 # The Unigram row's recipes: what differs (pre-tokens, seed, pruning rule), in the page's words.
 UNIGRAM_RECIPES: dict[str, str] = {
-    "sentencepiece": "SentencePiece's recipe: ▁ words, prunes what the corpus misses least",
-    "textbook": "the textbook's recipe: GPT-2-style pre-tokens, prunes the least probable",
+    "sentencepiece": (
+        "SentencePiece's recipe: ▁ words, a seed of the substrings covering the most characters, "
+        "prunes what the corpus misses least"
+    ),
+    "textbook": "the textbook's recipe: GPT-2-style pre-tokens, a seed of every substring seen twice, prunes the least probable",
 }
 # The BPE row's flavours: (mode, end-of-word layout) and the words the page shows.
 BPE_FLAVOURS: dict[str, tuple[bpe.Mode, bpe.EndOfWord, str]] = {

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from core.text.textio import without_surrogates
+from core.unigram import MAX_TRAINING_CHARS
 from core.unigram.lattice import Lattices
 from core.unigram.textbook_model import TEXTBOOK_PATTERN, TextbookUnigramTokenizer, pretokens
 from core.unigram.textbook_seed import make_textbook_seed
@@ -88,12 +89,18 @@ class TextbookResult:
 
 
 def train(
-    corpus: str, *, vocab_size: int, progress: Callable[[int, int], None] | None = None, name: str | None = None
+    corpus: str,
+    *,
+    vocab_size: int,
+    progress: Callable[[int, int], None] | None = None,
+    name: str | None = None,
+    max_chars: int | None = MAX_TRAINING_CHARS,
 ) -> TextbookResult:
     """Learn ``vocab_size`` pieces from ``corpus`` by the textbook recipe (``<unk>`` comes on top, id 0,
     for characters training never saw: the chapter's target counts pieces). Lone surrogates are read
-    as U+FFFD; ``progress(done, total)`` is called after each round."""
-    return train_sizes(corpus, vocab_sizes=[vocab_size], progress=progress, name=name)[vocab_size]
+    as U+FFFD; ``progress(done, total)`` is called after each round. ``max_chars`` bounds the characters
+    of distinct pre-tokens, as ``core.unigram.train``'s budget does (``None`` lifts it: the command line)."""
+    return train_sizes(corpus, vocab_sizes=[vocab_size], progress=progress, name=name, max_chars=max_chars)[vocab_size]
 
 
 def train_sizes(
@@ -102,6 +109,7 @@ def train_sizes(
     vocab_sizes: Sequence[int],
     progress: Callable[[int, int], None] | None = None,
     name: str | None = None,
+    max_chars: int | None = MAX_TRAINING_CHARS,
 ) -> dict[int, TextbookResult]:
     """Several targets from one run, each exactly what ``train`` gives for it alone.
 
@@ -111,7 +119,7 @@ def train_sizes(
     """
     if not vocab_sizes or min(vocab_sizes) < 1:
         raise ValueError("give at least one vocabulary size, each 1 or more")
-    counted = _count(corpus)
+    counted = _count(corpus, max_chars)
     words = list(counted)
     weights = np.fromiter(counted.values(), dtype=np.float64, count=len(words))
     seed = make_textbook_seed(words, weights, max_len=MAX_PIECE_LEN)
@@ -217,8 +225,9 @@ def _prune(state: _State, size: int) -> _State:
     return state.keep(mask)
 
 
-def _count(corpus: str) -> Counter[str]:
-    """The pre-tokens and their counts, in the order they first appear; ``ValueError`` when none."""
+def _count(corpus: str, max_chars: int | None = None) -> Counter[str]:
+    """The pre-tokens and their counts, in the order they first appear; ``ValueError`` when none, or
+    when their distinct characters are more than ``max_chars`` (before the seed: about 1 KB each)."""
     counted = Counter(pretokens(without_surrogates(corpus)))
     if not counted:
         raise ValueError("the corpus has no pre-tokens: give it some text to learn pieces from")
@@ -228,6 +237,13 @@ def _count(corpus: str) -> Counter[str]:
             for at in range(0, len(word), MAX_PRETOKEN_CHARS):
                 cut[word[at : at + MAX_PRETOKEN_CHARS]] += count
         counted = cut
+    distinct = sum(map(len, counted))
+    if max_chars is not None and distinct > max_chars:
+        raise ValueError(
+            f"the corpus has {distinct:,} characters in distinct pre-tokens, and the textbook's Unigram trains "
+            f"here on at most {max_chars:,} (about {max_chars / 1e6:.1f} GB of memory); a text with few spaces "
+            "repeats few words: train on a smaller part of it"
+        )
     return counted
 
 

@@ -287,3 +287,24 @@ def test_the_textbook_unigram_is_its_own_curve_in_the_sweep() -> None:
     assert set(lines) == {"Unigram trained here", "Unigram (textbook) trained here"}
     assert lines["Unigram (textbook) trained here"]["line"]["dash"] == "dot"
     assert lines["Unigram trained here"]["line"]["dash"] == "solid"
+
+
+def test_the_sweeps_unigram_choices_are_named_by_their_pre_tokens_seed_and_pruning_rule() -> None:
+    """Issue 22: in the sweep's 'Also train' list, each Unigram says what sets it apart."""
+    from core.measures import compression
+    from ui.words.sweep_views import ALGORITHM_NOTES
+
+    sentencepiece, textbook = ALGORITHM_NOTES["Unigram"], ALGORITHM_NOTES[compression.TEXTBOOK_UNIGRAM]
+    assert "▁ words" in sentencepiece and "GPT-2-style pre-tokens" in textbook
+    assert "seed of the substrings covering the most characters" in sentencepiece
+    assert "seed of every substring seen twice" in textbook
+    assert "prunes what the corpus misses least" in sentencepiece and "prunes the least probable" in textbook
+
+
+def test_the_oov_rate_names_its_word_rule_too() -> None:
+    """Issue 22: the rule is stated next to each number, the out-of-vocabulary rate's too."""
+    at = run_page()
+    at.radio(key=state.WC_RULE).set_value("textbook")
+    rerun(at)
+    (oov,) = [c for c in captions(at).replace("\\", "").split("\n") if c.startswith("A word vocabulary of the V")]
+    assert "words by the rule “English letters, as the textbook counts”" in oov

@@ -205,6 +205,22 @@ def test_train_the_textbook_unigram_prints_its_pruning_rounds() -> None:
     assert run("train", "sample_essay_en", "-a", "unigram-textbook", "-o", "x.json").exit_code == USAGE
 
 
+
+def test_train_the_textbook_unigram_lifts_the_pages_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the user's own machine the textbook recipe trains without the pages' memory budget."""
+    from core.unigram import textbook
+
+    seen: dict[str, object] = {}
+    original = textbook.train
+
+    def spy(text: str, **options: object) -> textbook.TextbookResult:
+        seen.update(options)
+        return original(text, **options)
+
+    monkeypatch.setattr(textbook, "train", spy)
+    assert run("train", "sample_essay_en", "-a", "unigram-textbook", "-v", "300").exit_code == OK
+    assert "max_chars" in seen and seen["max_chars"] is None
+
 def test_train_to_a_folder_that_does_not_exist_is_a_message(tmp_path: Path) -> None:
     for option in ("-o", "--tiktoken"):
         result = run("train", "sample_essay_en", "-v", "300", option, str(tmp_path / "no" / "dir" / "x.json"))

@@ -48,8 +48,10 @@ def applied_settings() -> SweepSettings:
 
 # What sets each choice apart, beside its name in the form (the two Unigram recipes differ in these)
 ALGORITHM_NOTES = {
-    "Unigram": "SentencePiece's recipe: ▁ words, prunes what the corpus misses least",
-    compression.TEXTBOOK_UNIGRAM: "the chapter's recipe: GPT-2-style pre-tokens, prunes the least probable",
+    "Unigram": "SentencePiece's recipe: ▁ words, a seed of the substrings covering the most characters, prunes what "
+               "the corpus misses least",
+    compression.TEXTBOOK_UNIGRAM: "the chapter's recipe: GPT-2-style pre-tokens, a seed of every substring seen "
+                                  "twice, prunes the least probable",
 }
 OTHERS_HELP = (
     "Trained once per size, at the sizes on the right. The two Unigram curves differ in pre-tokens, seed and "

@@ -55,7 +55,8 @@ def word_section(data: CorpusData) -> None:
     widgets.chart(fig.oov_figure(report.oov), fig.oov_frame(report.oov), key="wc_oov_chart", name="oov_rate")
     st.caption(
         f"A word vocabulary of the V most frequent words of the first 90 %, on the {report.oov.heldout_tokens:,} "
-        "words of the held-out 10 %. However large V, the dotted floor remains: words never seen in training "
+        f"words of the held-out 10 % (words by the rule “{rules[rule].label}”). However large V, the dotted floor "
+        "remains: words never seen in training "
         "(names, rare forms, typos). Subwords close that gap: any word can be spelled from smaller pieces."
     )
 

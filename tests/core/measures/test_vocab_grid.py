@@ -162,3 +162,22 @@ def test_the_textbook_unigram_recipe_serves_each_size_exactly_as_training_to_it(
         train_models("unigram", corpus, sizes=[30], unigram_recipe="nope")
     unknown = [t for t in models.cell(60).tokenizer.encode("the 🙂 cat") if t.kind == UNKNOWN]
     assert [(t.start, t.end) for t in unknown] == [(4, 5)] and "<unk>" in vocab_grid.UNSEEN_CHARACTER["unigram_textbook"]
+
+
+def test_each_unigram_recipe_is_named_by_its_pre_tokens_seed_and_pruning_rule() -> None:
+    """Issue 22: the two Unigram choices are named by what differs (pre-tokens, seed, pruning rule)."""
+    sentencepiece, textbook = vocab_grid.UNIGRAM_RECIPES["sentencepiece"], vocab_grid.UNIGRAM_RECIPES["textbook"]
+    assert "▁ words" in sentencepiece and "GPT-2-style pre-tokens" in textbook
+    assert "seed of the substrings covering the most characters" in sentencepiece
+    assert "seed of every substring seen twice" in textbook
+    assert "prunes what the corpus misses least" in sentencepiece and "prunes the least probable" in textbook
+
+
+def test_the_textbook_recipe_over_the_budget_is_a_sentence_in_the_cells() -> None:
+    import random
+
+    rng = random.Random(7)
+    text = "".join(rng.choice("etaoinshrdlu") for _ in range(unigram.MAX_TRAINING_CHARS + 10_000))
+    models = train_models("unigram", text, sizes=[300, 500], unigram_recipe="textbook")
+    assert isinstance(models, vocab_grid.Unavailable)
+    assert f"at most {unigram.MAX_TRAINING_CHARS:,}" in models.reason

@@ -218,3 +218,23 @@ def test_a_seed_smaller_than_the_target_stops_early() -> None:
     result = textbook.train("ab ab", vocab_size=50)
     assert result.stopped_early and "seed" in result.stop_reason
     assert len(result.trace) == 1
+
+
+def test_the_pages_budget_refuses_more_distinct_text_at_once_and_the_command_line_lifts_it() -> None:
+    """The pages train the textbook recipe on at most ``core.unigram.MAX_TRAINING_CHARS`` characters of
+    distinct pre-tokens, as SentencePiece's (its seed and lattices take about 1 KB per such character:
+    221 MB at 200,000); past that, one sentence at once, not minutes and gigabytes."""
+    import time
+
+    from core import unigram
+
+    rng = random.Random(6)
+    text = "".join(rng.choice("etaoinshrdlu") for _ in range(unigram.MAX_TRAINING_CHARS + 10_000))
+    began = time.monotonic()
+    with pytest.raises(ValueError, match=f"at most {unigram.MAX_TRAINING_CHARS:,}"):
+        textbook.train_sizes(text, vocab_sizes=[2_000])
+    assert time.monotonic() - began < 30  # refused before the seed (generous: a shared machine)
+    small = "".join(rng.choice("abcdefgh ") for _ in range(3_000))
+    with pytest.raises(ValueError, match="at most 1,000"):
+        textbook.train(small, vocab_size=60, max_chars=1_000)
+    assert textbook.train(small, vocab_size=60, max_chars=None).tokenizer.vocab_size == 61  # 60 pieces and <unk>
