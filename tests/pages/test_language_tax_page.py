@@ -406,3 +406,18 @@ def test_validated_pairs_are_marked_in_the_leaderboard_which_shows_its_table() -
     t5 = board.set_index("tokenizer").loc["T5"]
     assert t5["left out (unknown tokens)"] == "Burmese" and t5["Spanish"] > 1 and t5.isna()["Burmese"]
     assert any("⚠" in c.value for c in tab(at, "Leaderboard").caption)
+
+
+def test_the_leaderboard_takes_an_uploaded_tokenizer_by_default() -> None:
+    vocab = "\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "it", "was", "the", "market", "##s", "."])
+    at = run_page(params={"page": "tax", "tokenizers": "cl100k_base", "languages": "en,es"})
+    at.file_uploader(key="lt_tokenizer_upload").set_value(("tiny vocab.txt", vocab.encode(), "text/plain"))
+    rerun(at)
+    slot = next(key for key in at.session_state[state.UPLOADED_TOKENIZERS])
+    assert slot in at.multiselect(key=research.BOARD_PICK).value  # every tokenizer by default: the upload too
+    at.multiselect(key=research.BOARD_PICK).set_value(["cl100k_base", slot])
+    rerun(at)
+    at.button(key="lt_board_go").click()
+    rerun(at)
+    heat = next(s for s in chart_specs(at) if "compresses best" in s["layout"]["title"]["text"])
+    assert len(heat["data"][0]["y"]) == 2 and any("tiny vocab" in y for y in heat["data"][0]["y"])
