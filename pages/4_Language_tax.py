@@ -75,7 +75,7 @@ with table_tab:
         f"segments > 2× is the share of {unit}s that cost more than twice the base's. Click a column to sort, "
         "a row to see that language's tokens above."
     ))
-    tax_views.premium_table(table)
+    tax_views.premium_table(marked if threshold is not None else table)  # validation: pairs left out named
 with generations_tab:
     tax_sections.generations(choice)
 with units_tab:
@@ -85,7 +85,7 @@ with own_tab:
 with distribution_tab:
     tax_research.distribution(choice, tokenizers, marked, tokenizer)
 with board_tab:
-    tax_research.leaderboard(choice)
+    tax_research.leaderboard(choice, threshold)
 with sources_tab:
     tax_sections.sources(choice.corpus, tokenizers)
 with st.expander("Why do some languages cost more?"):

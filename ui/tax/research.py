@@ -128,8 +128,9 @@ def boards() -> SizedCache[pd.DataFrame]:
     return SizedCache(max_bytes=BOARD_MB * 1_000_000, size=lambda frame: int(frame.memory_usage(deep=True).sum()))
 
 
-def leaderboard(choice: Choice) -> None:
-    """Tokenizers × languages (every registry and uploaded tokenizer by default): a heatmap and its CSV."""
+def leaderboard(choice: Choice, threshold: float | None = None) -> None:
+    """Tokenizers × languages (every registry and uploaded tokenizer by default): a heatmap, its table and
+    CSV; with a validation ``threshold``, the pairs above it are marked "⚠" and left out of the means."""
     names = uploads.names()
     chosen = st.session_state[state.LT_BOARD_TOKENIZERS]
     # the widget mirrors LT_BOARD_TOKENIZERS, which stays None while every tokenizer is picked, so a
@@ -152,13 +153,35 @@ def leaderboard(choice: Choice) -> None:
     key = (choice.corpus.key, choice.corpus.fingerprint, choice.base, choice.languages,
            tuple(_memo_key(k) for k in tokenizers))
     board = boards().get(key, lambda: _board(choice, tokenizers))
-    matrix = tax_stats.leaderboard_matrix(board, value)
-    widgets.chart(sf.leaderboard_heatmap(board, matrix, value), board, key="lt_board_chart",
+    matrix = tax_stats.leaderboard_matrix(board, value, unknown_max=threshold)
+    left_out = tax_stats.leaderboard_left_out(board, threshold) if threshold is not None else None
+    widgets.chart(sf.leaderboard_heatmap(board, matrix, value, left_out), board, key="lt_board_chart",
                   name=f"compression_leaderboard_{value}")
+    st.dataframe(board_table(board, matrix, left_out), hide_index=True, key="lt_board_table",
+                 height=min(35 * (len(matrix) + 1) + 3, 500))
+    note = "" if left_out is None or not left_out.to_numpy(dtype=bool).any() else (
+        f" ⚠: more than {threshold:.0%} unknown tokens, left out of the means (validated pairs).")
     st.caption(md_escape(
         f"Over the {choice.corpus.unit}s each language shares with {choice.corpus.language(choice.base).name}. "
         "Bytes and characters per token: higher is better compression; premium: lower is fairer. "
-        "Rows are sorted by their mean, best first."))
+        "Rows are sorted by their mean, best first." + note))
+
+
+def board_table(board: pd.DataFrame, matrix: pd.DataFrame, left_out: pd.DataFrame | None) -> pd.DataFrame:
+    """The leaderboard's matrix as a table of names: a tokenizer column, one number column per language
+    (blank where validation leaves the pair out), and then, if any pair is left out, a column naming
+    each tokenizer's languages left out (``ui.tax.figures.LEFT_OUT``)."""
+    names = board.drop_duplicates("language").set_index("language")["name"]
+    tokenizer_names = board.drop_duplicates("tokenizer").set_index("tokenizer")["tokenizer_name"]
+    table = matrix.round(2)
+    table.columns = [str(names[c]) for c in matrix.columns]
+    table.insert(0, "tokenizer", [tf.short_name(k, str(tokenizer_names[k])) for k in matrix.index])
+    if left_out is not None:
+        flags = left_out.reindex_like(matrix).fillna(False).astype(bool)
+        if flags.to_numpy().any():
+            table[tf.LEFT_OUT] = [", ".join(str(names[c]) for c in matrix.columns if flags.loc[k, c])
+                                  for k in matrix.index]
+    return table.reset_index(drop=True)
 
 
 def _board_picked(names: list[str]) -> None:

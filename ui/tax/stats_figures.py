@@ -86,14 +86,18 @@ def distribution_figure(premiums: pd.DataFrame, table: pd.DataFrame, tokenizer: 
     return go.Figure(data=traces, layout=layout)
 
 
-def leaderboard_heatmap(board: pd.DataFrame, matrix: pd.DataFrame, value: str) -> go.Figure:
+def leaderboard_heatmap(board: pd.DataFrame, matrix: pd.DataFrame, value: str,
+                        left_out: pd.DataFrame | None = None) -> go.Figure:
     """Tokenizers (rows, best first) × languages, one ``core.tax.tax_stats.leaderboard_matrix`` column,
-    each cell's value written in it; darker is better (more bytes or characters a token, a lower premium)."""
+    each cell's value written in it; darker is better (more bytes or characters a token, a lower premium).
+    ``left_out`` (``core.tax.tax_stats.leaderboard_left_out``): those cells, blank in ``matrix``, say "⚠"."""
     names = board.drop_duplicates("language").set_index("language")["name"]
     tokenizer_names = board.drop_duplicates("tokenizer").set_index("tokenizer")["tokenizer_name"]
     z = matrix.to_numpy(dtype=float)
-    text = [[("—" if not np.isfinite(v) else (fmt_ratio(v) if value == "premium" else f"{v:.2f}")) for v in row]
-            for row in z]
+    flags = (np.zeros(z.shape, dtype=bool) if left_out is None
+             else left_out.reindex_like(matrix).fillna(False).to_numpy(dtype=bool))
+    text = [[("⚠" if out else "—" if not np.isfinite(v) else (fmt_ratio(v) if value == "premium" else f"{v:.2f}"))
+             for v, out in zip(row, row_flags, strict=True)] for row, row_flags in zip(z, flags, strict=True)]
     rows = [_esc(short_name(k, str(tokenizer_names[k]))) for k in matrix.index]
     trace = {
         "type": "heatmap", "z": z, "x": [_esc(str(names[c])) for c in matrix.columns], "y": rows, "text": text,

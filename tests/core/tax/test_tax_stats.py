@@ -75,6 +75,20 @@ def test_leaderboard_bytes_and_chars_per_token_and_matrix_order() -> None:
         tax_stats.leaderboard_matrix(board, "tokens")
 
 
+
+def test_the_leaderboard_leaves_unknown_heavy_pairs_out_of_its_cells_and_means() -> None:
+    import pandas as pd
+
+    board = pd.DataFrame({
+        "tokenizer": ["a", "a", "b", "b"], "language": ["en", "my", "en", "my"],
+        "bytes_per_token": [4.0, 3.0, 3.5, 9.0], "unknown_share": [0.0, 0.0, 0.0, 0.6],
+    })
+    assert list(tax_stats.leaderboard_matrix(board).index) == ["b", "a"]  # b's lost text looks like compression
+    matrix = tax_stats.leaderboard_matrix(board, unknown_max=0.1)
+    assert list(matrix.index) == ["a", "b"] and np.isnan(matrix.loc["b", "my"]) and matrix.loc["b", "en"] == 3.5
+    left_out = tax_stats.leaderboard_left_out(board, 0.1)
+    assert left_out.loc["b", "my"] and not left_out.loc["a", "my"] and not left_out.loc["b", "en"]
+
 @pytest.mark.data
 def test_udhr_distribution_under_a_real_tokenizer(data_dir) -> None:
     from core import pretrained
