@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.types import ADDED, BYTE_FALLBACK, SPECIAL, TEXT, UNKNOWN, Token
+from tests.loaded import load_once
 from ui.span_facts import read_facts
 from ui.spans import PALETTE_SIZE, hex_bytes, printable, render_ids, render_spans, token_color
 
@@ -413,7 +414,7 @@ def test_real_tokenizers_on_the_default_sample_are_compact_and_exact(data_dir: P
     text = SAMPLE.read_text(encoding="utf-8")
     sizes = tokens_total = 0
     for key in pretrained.DEFAULT_KEYS:
-        tokenizer = pretrained.load(key)
+        tokenizer = load_once(key)
         tokens = tokenizer.encode(text)
         markup = render_spans(text, tokens, piece=tokenizer.piece)
         assert_facts(markup, tokens, piece=tokenizer.piece)

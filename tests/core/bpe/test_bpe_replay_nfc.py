@@ -11,9 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.bpe import replay as bpe_replay
-from core.pretrained import TokenizerUnavailable, load
+from core.pretrained import TokenizerUnavailable
 from core.text.patterns import QWEN_PATTERN
 from core.types import ADDED
+from tests.loaded import load_once
 
 RANKS = {bytes([i]): i for i in range(256)} | {"é".encode(): 256}
 
@@ -36,7 +37,7 @@ def test_without_nfc_the_decomposed_letter_stays_apart() -> None:
 def qwen():
     try:
         with mock.patch.dict(os.environ, {"PLAYGROUND_OFFLINE": "1"}):
-            return load("qwen")
+            return load_once("qwen")
     except TokenizerUnavailable as exc:
         pytest.skip(f"qwen is not available: {exc.reason}")
 

@@ -9,13 +9,14 @@ import pytest
 from core import pretrained
 from core.chat import formats as cf
 from core.types import SPECIAL
+from tests.loaded import load_once
 
 HI = [cf.Message("user", "Hi")]
 
 
 def load(key: str):
     try:
-        return pretrained.load(key)
+        return load_once(key)
     except pretrained.TokenizerUnavailable as exc:
         pytest.skip(f"{key} unavailable here: {exc.reason}")
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from core import pretrained
 from core.chat import formats as cf
+from tests.loaded import load_once
 
 B_INST, E_INST = "[INST]", "[/INST]"
 B_SYS, E_SYS = "<<SYS>>\n", "\n<</SYS>>\n\n"
@@ -25,7 +26,7 @@ _LOADED: dict[str, object] = {}
 def load(key: str):
     if key not in _LOADED:
         try:
-            _LOADED[key] = pretrained.load(key)
+            _LOADED[key] = load_once(key)
         except pretrained.TokenizerUnavailable as exc:
             pytest.skip(f"{key} unavailable here: {exc.reason}")
     return _LOADED[key]

@@ -17,6 +17,7 @@ from core import pretrained
 from core.chat import formats as cf
 from core.chat import templates as ct
 from core.types import SPECIAL
+from tests.loaded import load_once
 
 DATA = Path(os.environ.get("PLAYGROUND_DATA_DIR", "")) / "tokenizers"
 
@@ -45,7 +46,7 @@ DIFFERENCES = {
 
 def load(key: str):
     try:
-        return pretrained.load(key)
+        return load_once(key)
     except pretrained.TokenizerUnavailable as exc:
         pytest.skip(f"{key} unavailable here: {exc.reason}")
 

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from core.pretrained import TokenizerUnavailable, anatomy, load, pipeline
+from core.pretrained import TokenizerUnavailable, anatomy, pipeline
 from core.pretrained.uploaded import TIKTOKEN_PATTERNS, read_upload
 from core.text.patterns import CL100K_PATTERN
+from tests.loaded import load_once
 
 _LOADED: dict[str, object] = {}
 
@@ -19,7 +20,7 @@ def get(key: str):
         try:
             with pytest.MonkeyPatch.context() as patch:
                 patch.setenv("PLAYGROUND_OFFLINE", "1")
-                _LOADED[key] = load(key)
+                _LOADED[key] = load_once(key)
         except TokenizerUnavailable as exc:
             pytest.skip(exc.reason)
     return _LOADED[key]

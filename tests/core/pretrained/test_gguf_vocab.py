@@ -15,6 +15,7 @@ from core.pretrained.gguf_vocab import GGUFVocab, build
 from core.pretrained.uploaded import UploadRejected, read_upload
 from core.types import ADDED
 from tests.core.pretrained.test_reference_ids import read_reference
+from tests.loaded import load_once
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED = 1, 2, 3, 4
 
@@ -261,7 +262,6 @@ def test_a_gguf_of_qwen3_5_cuts_like_qwen3_5(data_dir: Path, tmp_path: Path) -> 
 
     from tiktoken.load import load_tiktoken_bpe
 
-    from core.pretrained import load
 
     texts = [text for text, _ in read_reference(data_dir / "testdata", "qwen2")]
     texts += ["naïve cafe\u0301s x\u0303y", "ट्रेन को 12 बजे", "don't 1234567 \u05e9\u05c1\u05b8\u05dc\u05d5\u05b9\u05dd"]
@@ -269,7 +269,7 @@ def test_a_gguf_of_qwen3_5_cuts_like_qwen3_5(data_dir: Path, tmp_path: Path) -> 
     ranks = load_tiktoken_bpe(str(data_dir / "tokenizers" / "qwen3_6.tiktoken"))
     upload = read_upload(ranks_gguf(tmp_path / "q.gguf", ranks, texts, "qwen35"), "qwen35.gguf")
     assert "Qwen 3.5's pattern" in upload.notes[1]
-    qwen = load("qwen3_5")
+    qwen = load_once("qwen3_5")
     assert [text for text in texts if text_ids(upload.tokenizer, text) != text_ids(qwen, text)] == []
 
 
@@ -290,7 +290,6 @@ def test_a_gguf_of_t5_keeps_its_normalization_table(data_dir: Path, tmp_path: Pa
     import gguf
     from sentencepiece import sentencepiece_model_pb2 as pb
 
-    from core.pretrained import load
     from tests.core.pretrained.test_uploaded import STRINGS
 
     proto = pb.ModelProto()
@@ -310,7 +309,7 @@ def test_a_gguf_of_t5_keeps_its_normalization_table(data_dir: Path, tmp_path: Pa
     writer.write_tensors_to_file()
     writer.close()
     upload = read_upload((tmp_path / "t5.gguf").read_bytes(), "t5.gguf")
-    t5 = load("t5")
+    t5 = load_once("t5")
     assert [text for text in STRINGS if text_ids(upload.tokenizer, text) != text_ids(t5, text)] == []
 
 

@@ -14,9 +14,10 @@ from unittest import mock
 
 import pytest
 
-from core.pretrained import TokenizerUnavailable, load
+from core.pretrained import TokenizerUnavailable
 from core.pretrained.uploaded import read_upload
 from core.types import SPECIAL
+from tests.loaded import load_once
 from ui.cache import compute_analysis
 
 BOS, USER, THINK = "<｜begin▁of▁sentence｜>", "<｜User｜>", "<think>"
@@ -40,7 +41,7 @@ def small_deepseek_like() -> str:
 def deepseek_v4():
     try:
         with mock.patch.dict(os.environ, {"PLAYGROUND_OFFLINE": "1"}):
-            return load("deepseek_v4")
+            return load_once("deepseek_v4")
     except TokenizerUnavailable:
         pytest.skip("deepseek_v4's file is not in the data folder or the user cache")
 

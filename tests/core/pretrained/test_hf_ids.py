@@ -17,10 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.fetch import sources
-from core.pretrained import TokenizerUnavailable, load, registry
+from core.pretrained import TokenizerUnavailable, registry
 from core.pretrained.hf_adapter import HFTokenizer
 from core.pretrained.uploaded import read_upload
 from tests.core.pretrained.test_offsets_content import check_content
+from tests.loaded import load_once
 
 _LOADED: dict[str, tuple[HFTokenizer, object] | None] = {}
 _XLMR = "xlm-roberta-base.tokenizer.json"
@@ -43,7 +44,7 @@ def loaded(key: str) -> tuple[HFTokenizer, object]:
     if key not in _LOADED:
         try:
             with mock.patch.dict(os.environ, {"PLAYGROUND_OFFLINE": "1"}):
-                tok = load(key)
+                tok = load_once(key)
                 path = sources.obtain(registry()[key].files[0]).path
         except (TokenizerUnavailable, sources.SourceUnavailable):
             _LOADED[key] = None

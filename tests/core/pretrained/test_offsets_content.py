@@ -18,8 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.pretrained import PretrainedTokenizer, TokenizerUnavailable, load, registry
+from core.pretrained import PretrainedTokenizer, TokenizerUnavailable, registry
 from core.types import ADDED, SPECIAL, TEXT, UNKNOWN, Token
+from tests.loaded import load_once
 
 _LOADED: dict[str, PretrainedTokenizer | None] = {}
 
@@ -36,7 +37,7 @@ def tokenizer(key: str) -> PretrainedTokenizer:
     if key not in _LOADED:
         try:
             with mock.patch.dict(os.environ, {"PLAYGROUND_OFFLINE": "1"}):
-                _LOADED[key] = load(key)
+                _LOADED[key] = load_once(key)
         except TokenizerUnavailable:
             _LOADED[key] = None
     if _LOADED[key] is None:

@@ -17,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from core.fetch import sources
-from core.pretrained import TokenizerUnavailable, load, registry
+from core.pretrained import TokenizerUnavailable, registry
 from core.pretrained import vocab_files as vf
 from core.types import ADDED
+from tests.loaded import load_once
 
 KEYS = list(registry())
 NEW_KEYS = ("o200k_harmony", "llama4", "qwen3_5", "deepseek_v4")
@@ -44,9 +45,9 @@ def get(key: str):
             if key not in NEW_KEYS + ISSUE24_KEYS:
                 with pytest.MonkeyPatch.context() as patch:
                     patch.setenv("PLAYGROUND_OFFLINE", "1")
-                    _LOADED[key] = (load(key), sources.obtain(spec.files[0]).path)
+                    _LOADED[key] = (load_once(key), sources.obtain(spec.files[0]).path)
             else:
-                _LOADED[key] = (load(key), sources.obtain(spec.files[0]).path)
+                _LOADED[key] = (load_once(key), sources.obtain(spec.files[0]).path)
         except (TokenizerUnavailable, sources.SourceUnavailable) as exc:
             pytest.skip(f"{key} unavailable: {getattr(exc, 'reason', exc)}")
     return _LOADED[key]

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from core.pretrained import TokenizerUnavailable, load
+from core.pretrained import TokenizerUnavailable
 from core.types import ADDED
+from tests.loaded import load_once
 
 SEPARATOR = "\n__ggml_vocab_test__\n"
 REFERENCES = {"gpt-2": "gpt2", "llama-bpe": "llama3", "llama-spm": "llama2", "bert-bge": "bert_uncased", "qwen2": "qwen"}
@@ -39,7 +40,7 @@ def test_text_token_ids_match_the_reference(
     assert len(cases) == 46
     monkeypatch.setenv("PLAYGROUND_OFFLINE", "1")  # tests never download
     try:
-        tok = load(key)
+        tok = load_once(key)
     except TokenizerUnavailable as exc:
         pytest.skip(exc.reason)
     mismatches = [

@@ -14,6 +14,7 @@ from core import pretrained
 from core.fetch import sources
 from core.pretrained import DEFAULT_KEYS, PretrainedTokenizer, TokenizerUnavailable, load, registry
 from core.types import ADDED, ALGORITHMS, SPECIAL, TEXT, TOKEN_KINDS, Token, Tokenizer
+from tests.loaded import load_once
 
 KEYS = list(registry())
 _LOADED: dict[str, PretrainedTokenizer] = {}
@@ -47,7 +48,7 @@ def get(key: str) -> PretrainedTokenizer:
     if key not in _LOADED:
         try:
             with offline():
-                _LOADED[key] = load(key)
+                _LOADED[key] = load_once(key)
         except TokenizerUnavailable as exc:
             pytest.skip(f"{key} unavailable: {exc.reason}")
     return _LOADED[key]
@@ -251,7 +252,7 @@ def test_lossless_flags_are_honest() -> None:
     for key in KEYS:
         try:
             with offline():
-                available[key] = _LOADED.get(key) or load(key)
+                available[key] = _LOADED.get(key) or load_once(key)
         except TokenizerUnavailable:
             continue
     assert {"gpt2", "cl100k_base", "o200k_base"} <= set(available)  # installed with the package itself

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.pretrained import PretrainedTokenizer, TokenizerUnavailable, load
+from core.pretrained import PretrainedTokenizer, TokenizerUnavailable
 from core.types import ADDED, Token
+from tests.loaded import load_once
 
 _LOADED: dict[str, PretrainedTokenizer | None] = {}
 
@@ -35,7 +36,7 @@ def tokenizer(key: str) -> PretrainedTokenizer | None:
     if key not in _LOADED:
         try:
             with mock.patch.dict(os.environ, {"PLAYGROUND_OFFLINE": "1"}):  # tests never download
-                _LOADED[key] = load(key)
+                _LOADED[key] = load_once(key)
         except TokenizerUnavailable:
             _LOADED[key] = None
     return _LOADED[key]

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from core.pretrained import TokenizerUnavailable, load
+from core.pretrained import TokenizerUnavailable
 from core.pretrained.uploaded import TIKTOKEN_PATTERNS, UploadRejected, read_upload
 from core.types import ADDED
+from tests.loaded import load_once
 
 STRINGS = [
     "", "a", "Hello world", "Héllo, wörld! 12345", "👨‍👩‍👧 🙂", "日本語のテキスト", "مرحبا بالعالم", "नमस्ते दुनिया",
@@ -44,7 +45,7 @@ def registry_tokenizer(key: str):
     try:
         with pytest.MonkeyPatch.context() as patch:
             patch.setenv("PLAYGROUND_OFFLINE", "1")
-            return load(key)
+            return load_once(key)
     except TokenizerUnavailable as exc:
         pytest.skip(exc.reason)
 

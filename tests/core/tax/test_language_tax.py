@@ -15,6 +15,7 @@ from core.tax import language_tax as lt
 from core.tax.language_tax import context_fit, language_tax, token_counter
 from core.tax.parallel_corpus import ParallelCorpus, ParallelLanguage, load_parallel, parallel_from_texts
 from core.types import ADDED, TEXT, UNKNOWN, Token
+from tests.loaded import load_once
 
 
 def corpus_of(segments: Mapping[str, Mapping[str, str]]) -> ParallelCorpus:
@@ -230,7 +231,7 @@ def test_the_fast_count_agrees_with_encode_for_every_registry_tokenizer(data_dir
     from core import pretrained
 
     try:
-        tokenizer = pretrained.load(key)
+        tokenizer = load_once(key)
     except pretrained.TokenizerUnavailable as exc:
         pytest.skip(exc.reason)
     fast = token_counter(tokenizer)
@@ -242,9 +243,8 @@ def test_the_fast_count_agrees_with_encode_for_every_registry_tokenizer(data_dir
 
 @pytest.mark.data
 def test_real_tokenizers_on_the_sample(data_dir: Path) -> None:
-    from core import pretrained
 
-    tokenizers = {key: pretrained.load(key) for key in ("cl100k_base", "o200k_base", "t5")}
+    tokenizers = {key: load_once(key) for key in ("cl100k_base", "o200k_base", "t5")}
     table = language_tax(load_parallel("sample"), tokenizers, base="en")
     cl100k, t5 = by_language(table, "cl100k_base"), by_language(table, "t5")
     assert cl100k.loc["en", "premium"] == 1.0 and cl100k["unknown"].sum() == 0

@@ -9,6 +9,7 @@ from core.tax import tax_stats
 from core.tax.language_tax import language_tax
 from core.tax.parallel_corpus import ParallelCorpus, ParallelLanguage, load_parallel
 from core.types import UNKNOWN, Token
+from tests.loaded import load_once
 
 
 class Chars:
@@ -91,10 +92,9 @@ def test_the_leaderboard_leaves_unknown_heavy_pairs_out_of_its_cells_and_means()
 
 @pytest.mark.data
 def test_udhr_distribution_under_a_real_tokenizer(data_dir) -> None:
-    from core import pretrained
 
     udhr, memo = load_parallel("udhr"), {}
-    tok = pretrained.load("cl100k_base")
+    tok = load_once("cl100k_base")
     table = language_tax(udhr, {"cl100k_base": tok}, base="eng", languages=["hin", "spa"], memo=memo)
     premiums = tax_stats.segment_premiums(udhr, memo, base="eng", languages=["eng", "hin", "spa"],
                                           tokenizers=["cl100k_base"])

@@ -15,6 +15,7 @@ from core import pretrained
 from core.text.patterns import NAMED_PATTERNS
 from core.text.pretokenize import chunks
 from core.types import ADDED
+from tests.loaded import load_once
 
 pytestmark = pytest.mark.data
 
@@ -30,7 +31,7 @@ EXTRA = [
 
 @functools.cache
 def load(key: str):
-    return pretrained.load(key)
+    return load_once(key)
 
 
 @functools.cache

@@ -9,6 +9,7 @@ import pytest
 
 from core import pretrained
 from core.text.tokenizer_normalizers import describe, seen_text
+from tests.loaded import load_once
 
 pytestmark = pytest.mark.data
 
@@ -17,7 +18,7 @@ SAMPLES = ["Café e\u0301 ﬁ ① Straße İ", "zero\u200bwidth\u00a0nbsp\ttab\x
 
 @functools.cache
 def loaded(key: str):
-    return pretrained.load(key)
+    return load_once(key)
 
 
 def tokenizer(key: str, data_dir):  # noqa: ARG001 — the fixture skips when the data folder is absent

@@ -7,6 +7,7 @@ import pytest
 from core import pretrained
 from core.tokens.decode_ids import MAX_IDS, decode_ids, parse_ids
 from core.types import ADDED, UNKNOWN
+from tests.loaded import load_once
 
 KEYS = ["gpt2", "cl100k_base", "llama2", "llama3", "qwen", "bert_uncased", "t5", "xlmr"]
 
@@ -31,7 +32,7 @@ def test_parse_ids_is_bounded() -> None:
 @pytest.mark.parametrize("text", ["Hello, world!", "naïve café 2026", "👩‍💻 and 世界", "  spaced  out "])
 def test_the_ids_of_a_text_decode_to_its_bytes(key: str, text: str) -> None:
     try:
-        tokenizer = pretrained.load(key)
+        tokenizer = load_once(key)
     except pretrained.TokenizerUnavailable as exc:
         pytest.skip(str(exc))
     tokens = [t for t in tokenizer.encode(text) if t.kind != ADDED]
@@ -48,7 +49,7 @@ def test_the_ids_of_a_text_decode_to_its_bytes(key: str, text: str) -> None:
 
 
 def test_ids_cut_inside_a_character_have_byte_groups_not_text() -> None:
-    tokenizer = pretrained.load("gpt2")
+    tokenizer = load_once("gpt2")
     ids = [t.id for t in tokenizer.encode("👩")]
     assert len(ids) == 2
     decoded = decode_ids(tokenizer, ids[:1])
@@ -56,6 +57,6 @@ def test_ids_cut_inside_a_character_have_byte_groups_not_text() -> None:
 
 
 def test_an_id_outside_the_vocabulary_is_named() -> None:
-    tokenizer = pretrained.load("gpt2")
+    tokenizer = load_once("gpt2")
     with pytest.raises(ValueError, match=r"id 50,257 is not in GPT-2 \(r50k_base\)'s vocabulary \(its ids run from 0 to 50,256\)"):
         decode_ids(tokenizer, [15496, 50_257])
