@@ -48,3 +48,11 @@ def test_groups_are_in_the_pickers_order() -> None:
     groups = [catalog.group_of(key) for key in catalog.ordered(list(registry()))]
     assert groups == sorted(groups, key=catalog.GROUPS.index)
     assert {catalog.group_of("gemma3"), catalog.group_of("deepseek_v3")} == {"Google", "DeepSeek"}
+
+
+def test_the_readmes_tokenizer_table_lists_every_registry_key() -> None:
+    readme = (catalog.MODEL_NAMES_PATH.parents[1] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("\n## Tokenizers in the registry\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in table.splitlines() if line.startswith("| `")]
+    keys = {key for row in rows for key in re.findall(r"`([a-z0-9_]+)`", row.split("|")[1])}
+    assert keys == set(registry())
