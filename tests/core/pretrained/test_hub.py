@@ -109,6 +109,16 @@ def test_no_network_is_one_sentence_at_once(endpoint, monkeypatch: pytest.Monkey
         hub.load("acme/mbert")
 
 
+def test_no_network_reads_what_an_earlier_fetch_cached(endpoint, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HF_HUB_OFFLINE unset and the Hub unreachable: the cached file, as huggingface_hub itself would give it."""
+    _, first = hub.load("acme/mbert")
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # nothing listens
+    _, again = hub.load("acme/mbert")
+    assert (again.sha256, again.revision, again.config) == (first.sha256, first.revision, first.config)
+    with pytest.raises(hub.HubFailed, match="The Hub cannot be reached for acme/t5"):
+        hub.load("acme/t5")  # never fetched: the sentence says the Hub could not be reached
+
+
 def test_offline_and_not_cached_is_one_sentence(endpoint, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(hub.HubFailed, match="not in the Hugging Face cache and HF_HUB_OFFLINE is set"):
