@@ -150,3 +150,23 @@ def test_a_redirect_to_this_machine_is_refused(endpoint, monkeypatch: pytest.Mon
     with pytest.raises(hub.HubFailed, match="only public addresses"):
         hub.fetch(hub.parse_ref(f"{url}/redirect/acme/t5/resolve/main/tokenizer.model"), max_bytes=10**7)
     assert len(checked) == 2
+
+
+def test_the_users_token_is_sent_by_the_library_and_stored_nowhere(endpoint, monkeypatch: pytest.MonkeyPatch,
+                                                                    tmp_path) -> None:
+    """huggingface_hub reads the token from its usual place (HF_TOKEN here); we never read or write it."""
+    from tests import hub_server
+
+    sent: list[str] = []
+    answer = hub_server._Hub._answer
+
+    def recording(self, *, body: bool) -> None:
+        sent.append(self.headers.get("Authorization", ""))
+        answer(self, body=body)
+
+    monkeypatch.setattr(hub_server._Hub, "_answer", recording)
+    monkeypatch.setenv("HF_TOKEN", "hf_playground_test_token")
+    hub.load("acme/t5")
+    assert sent and all(value == "Bearer hf_playground_test_token" for value in sent)
+    written = [p for p in tmp_path.rglob("*") if p.is_file() and b"hf_playground_test_token" in p.read_bytes()]
+    assert written == []
