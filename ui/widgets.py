@@ -385,7 +385,7 @@ def tokenizer_options(names: Mapping[str, str]) -> list[str]:
 
 
 def tokenizer_label(names: Mapping[str, str]) -> Callable[[str], str]:
-    """A picker's ``format_func``: name · group (``core.pretrained.catalog.search_label``)."""
+    """A picker's ``format_func``: name · group, and the vendor where neither names it (``catalog.search_label``)."""
     from core.pretrained import catalog
 
     return lambda key: catalog.search_label(key, names.get(key, key))

@@ -27,10 +27,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
+import os
+import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from core.fetch.sources import FileSpec, NpmMember, SourceUnavailable, obtain
@@ -41,6 +46,7 @@ MAX_OUTPUT_CHARS = 1_000_000  # a rendered conversation longer than this is refu
 RENDER_TIMEOUT_S = 5.0  # after the worker has started
 START_TIMEOUT_S = 30.0  # starting the worker process (seconds on a loaded machine)
 WORKER_MEMORY_BYTES = 1 << 30  # the worker's address-space limit
+_ROOT = Path(__file__).resolve().parents[2]
 
 
 class TemplateFailed(ValueError):
@@ -205,7 +211,13 @@ def _placed(text: str, messages: Sequence[Any]) -> list[tuple[int, bool]]:
 # -- the worker process -------------------------------------------------------------------------------
 
 class _Worker:
-    """One long-lived process that renders templates; killed and replaced when a render overruns."""
+    """One long-lived process that renders templates; killed and replaced when a render overruns.
+
+    Subtle: it is started with ``subprocess`` (``python -m core.chat.templates``), as the tokenizer
+    sandbox is, not with ``multiprocessing``: a spawned child runs the parent's ``__main__`` again,
+    which under Streamlit's AppTest is the page script (it ran the Playground in the child, which
+    died before it was ready).
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -229,23 +241,29 @@ class _Worker:
         return value
 
     def _start(self) -> None:
-        if self._process is not None and self._process.is_alive():
+        if self._process is not None and self._process.poll() is None:
             return
-        context = multiprocessing.get_context("spawn")
-        ours, theirs = context.Pipe()
-        self._process = context.Process(target=_serve, args=(theirs,), daemon=True, name="chat-template")
-        self._process.start()
+        self._stop()
+        ours, theirs = socket.socketpair()
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(_ROOT), os.environ.get("PYTHONPATH", "")])}
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "core.chat.templates", str(theirs.fileno())], pass_fds=(theirs.fileno(),),
+            cwd=_ROOT, env=env, stdin=subprocess.DEVNULL,
+        )
         theirs.close()
-        self._conn = ours
-        if not ours.poll(START_TIMEOUT_S):
+        self._conn = Connection(ours.detach())
+        try:
+            started = self._conn.poll(START_TIMEOUT_S) and self._conn.recv() == "ready"
+        except (EOFError, OSError):
+            started = False
+        if not started:
             self._stop()
             raise TemplateFailed("the chat template worker did not start; try again when the machine is less busy")
-        ours.recv()  # "ready"
 
     def _stop(self) -> None:
         if self._process is not None:
             self._process.kill()
-            self._process.join(5)
+            self._process.wait(5)
         if self._conn is not None:
             self._conn.close()
         self._process = self._conn = None
@@ -271,3 +289,7 @@ def _serve(conn: Any) -> None:
         except EOFError:
             return
         conn.send(template_env.render_bounded(template, context, MAX_OUTPUT_CHARS))
+
+
+if __name__ == "__main__":  # the worker process (_Worker._start)
+    _serve(Connection(int(sys.argv[1])))

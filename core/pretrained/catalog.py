@@ -47,14 +47,25 @@ def model_names(key: str) -> tuple[str, ...]:
 
 
 def search_label(key: str, name: str) -> str:
-    """``"o200k_base (GPT-4o) · OpenAI"``: the picker's label, name then group.
+    """``"o200k_base (GPT-4o) · OpenAI"``: the picker's label, name then group, then the vendor if neither names it.
 
     Subtle: a picker's chip shows the whole label, so it holds no model names: four chips with their
     model lists took four lines of a 1280×720 screen and pushed the tokens below it. Streamlit's search
     box is fuzzy (the typed characters in order), so "gpt-4o" still finds o200k_base (GPT-4o) and
     "llama 3.1" Llama 3 / 3.1 / 3.2 / 3.3; ``search`` (the command line) also reads the model names.
+    The vendor (``"Phi-3 (mini, medium) · Others · Microsoft"``) is one word, so "microsoft" or
+    "google" finds a tokenizer whose group does not say who made it.
     """
-    return f"{name} · {group_of(key)}"
+    group = group_of(key)
+    vendor = _vendor(key)
+    shown = f"{name} · {group}".lower()
+    return f"{name} · {group}" + (f" · {vendor}" if vendor and vendor.lower() not in shown else "")
+
+
+def _vendor(key: str) -> str:
+    """The maker, the first word of the registry's family ("Microsoft Phi" → "Microsoft"); "" for uploads."""
+    spec = registry().get(key)
+    return spec.family.split()[0] if spec is not None and spec.family else ""
 
 
 def _search_text(key: str, name: str) -> str:

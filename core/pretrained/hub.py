@@ -8,8 +8,9 @@ so ``HF_ENDPOINT``, ``HF_HUB_OFFLINE``, ``HF_HUB_CACHE`` and the user's login to
 login``) apply and the files are cached where Hugging Face caches them; the playground never reads
 or stores the token itself. Every failure is a ``HubFailed`` with one sentence saying what to do.
 
-Subtle: the size is asked first (``dry_run``: a HEAD request), so a file over the limit is refused
-before a byte of it is downloaded; a plain URL is streamed and cut at the limit.
+Subtle: the size is asked first (a HEAD request), so a file over the limit is refused before a byte
+of it is downloaded; a plain URL is streamed and cut at the limit. When the Hub does not answer at
+all, a file an earlier fetch cached is read from the cache, as ``huggingface_hub`` itself does.
 
 >>> parse_ref("Qwen/Qwen3-8B@main")
 HubRef(repo_id='Qwen/Qwen3-8B', revision='main', filename=None, url=None)
@@ -91,17 +92,28 @@ def fetch(ref: HubRef, *, max_bytes: int) -> HubFile:
     """The tokenizer file ``ref`` names (the first of ``TOKENIZER_FILES`` the repository has)."""
     if ref.url:
         return _fetch_url(ref.url, max_bytes)
+    try:
+        return _from_repo(ref, max_bytes, offline=_offline())
+    except _Unreachable as unreachable:  # no network: what an earlier fetch left in the cache, as the library does
+        try:
+            return _from_repo(ref, max_bytes, offline=True)
+        except HubFailed:
+            raise HubFailed(str(unreachable)) from None
+
+
+def _from_repo(ref: HubRef, max_bytes: int, *, offline: bool) -> HubFile:
+    """The first of the candidate files the repository has (only the local cache when ``offline``)."""
     names = (ref.filename,) if ref.filename else TOKENIZER_FILES
     for filename in names:
         try:
-            path, commit = _download(ref, filename, max_bytes)
+            path, commit = _download(ref, filename, max_bytes, offline=offline)
         except _Missing:
             continue
         data = Path(path).read_bytes()
         origin = f"{ref.repo_id}@{commit[:12]}" if commit else ref.describe()
         return HubFile(data, filename, origin, commit, hashlib.sha256(data).hexdigest(),
-                       _config(ref, commit) if not ref.filename else None)
-    if _offline():
+                       _config(ref, commit, offline=offline) if not ref.filename else None)
+    if offline:
         raise HubFailed(f"{ref.describe()} is not in the Hugging Face cache and HF_HUB_OFFLINE is set: "
                         "unset it to download, or upload the file instead.")
     raise HubFailed(f"{ref.describe()} has no tokenizer file (looked for {', '.join(names)}): "
@@ -112,11 +124,15 @@ class _Missing(Exception):
     """The repository has no such file (the next candidate is tried)."""
 
 
+class _Unreachable(HubFailed):
+    """The Hub did not answer at all (no network, a wrong HF_ENDPOINT): the cache is tried next."""
+
+
 def _offline() -> bool:
     return os.environ.get("HF_HUB_OFFLINE", "") not in ("", "0")
 
 
-def _download(ref: HubRef, filename: str, max_bytes: int) -> tuple[str, str]:
+def _download(ref: HubRef, filename: str, max_bytes: int, *, offline: bool) -> tuple[str, str]:
     """(local path, commit) of one file, its size asked before it is downloaded.
 
     Subtle: the size is asked with one HEAD and no retries: ``hf_hub_download`` alone retries a refused
@@ -128,7 +144,7 @@ def _download(ref: HubRef, filename: str, max_bytes: int) -> tuple[str, str]:
     options = {"repo_id": ref.repo_id, "filename": filename, "revision": ref.revision, "endpoint": endpoint,
                "cache_dir": os.environ.get("HF_HUB_CACHE") or None}
     try:
-        if _offline():
+        if offline:
             path = hf_hub_download(**options, local_files_only=True)
             return path, _snapshot_commit(path, filename)
         url = hf_hub_url(ref.repo_id, filename, revision=ref.revision, endpoint=endpoint)
@@ -141,8 +157,10 @@ def _download(ref: HubRef, filename: str, max_bytes: int) -> tuple[str, str]:
         raise _Missing from None
     except HubFailed:
         raise
-    except Exception as exc:  # noqa: BLE001 (the library raises many kinds; each becomes a sentence)
+    except errors.HfHubHTTPError as exc:  # the Hub answered: gated, missing, a server error
         raise HubFailed(_reason(exc, ref)) from None
+    except Exception as exc:  # noqa: BLE001 (no answer: refused, timed out, unresolvable; each a sentence)
+        raise _Unreachable(_reason(exc, ref)) from None
 
 
 def _snapshot_commit(path: str, filename: str) -> str:
@@ -169,10 +187,10 @@ def _reason(exc: BaseException, ref: HubRef) -> str:
             "(or HF_ENDPOINT), or upload the file instead.")
 
 
-def _config(ref: HubRef, commit: str) -> bytes | None:
+def _config(ref: HubRef, commit: str, *, offline: bool) -> bytes | None:
     """The repository's tokenizer_config.json at the same commit, or None (it is optional)."""
     try:
-        path, _ = _download(HubRef(ref.repo_id, commit or ref.revision), CONFIG_FILE, MAX_CONFIG_BYTES)
+        path, _ = _download(HubRef(ref.repo_id, commit or ref.revision), CONFIG_FILE, MAX_CONFIG_BYTES, offline=offline)
         return Path(path).read_bytes()
     except (_Missing, HubFailed, OSError):
         return None

@@ -64,6 +64,7 @@ def test_a_hub_tokenizer_becomes_a_playground_column(endpoint) -> None:
 @pytest.mark.parametrize(("text", "message"), [
     ("acme/gated", "acme/gated is gated"),
     ("acme/nope", "acme/nope is not on the Hub"),
+    ("acme/t5@v9", "acme/t5 has no revision 'v9'"),
     ("acme/readme-only", "acme/readme-only has no tokenizer file"),
     ("acme/huge", "is 209.7 MB; tokenizer files up to 67 MB are read"),
     ("acme/not-a-tokenizer", "is JSON but not a tokenizer"),
@@ -82,3 +83,23 @@ def test_no_network_is_one_sentence(endpoint, monkeypatch: pytest.MonkeyPatch) -
     at = typed(PAGE, "it_", "acme/mbert")
     errors = [e.value for e in at.error]
     assert len(errors) == 1 and md_escape("The Hub cannot be reached for acme/mbert") in errors[0], errors
+
+
+def test_offline_and_not_cached_is_one_sentence(endpoint, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    at = typed(PAGE, "it_", "acme/mbert")
+    errors = [e.value for e in at.error]
+    assert len(errors) == 1 and md_escape("acme/mbert is not in the Hugging Face cache") in errors[0], errors
+    assert at.text_input(key="it_hub_ref").value == "acme/mbert"
+
+
+def test_a_failure_after_a_fetch_loses_nothing(endpoint) -> None:
+    """A fetched tokenizer stays picked, and in the picker, when the next id typed fails."""
+    at = typed(PAGE, "it_", "acme/t5")
+    slot = at.selectbox(key=state.IT_TOKENIZER).value
+    assert slot.startswith("upload:") and not at.error
+    at.text_input(key="it_hub_ref").input("acme/gated").run()
+    assert not at.exception and len(at.error) == 1
+    assert at.selectbox(key=state.IT_TOKENIZER).value == slot
+    assert any(o.startswith("📄 acme/t5@") for o in at.selectbox(key=state.IT_TOKENIZER).options)
+    assert slot in at.session_state[state.UPLOADED_TOKENIZERS]

@@ -1,15 +1,13 @@
 """core.chat.templates: the models' own chat templates, rendered in a sandbox, against our hand-written formats.
 
-Gemma 3 and DeepSeek V3 are not in the registry on this branch: their tokenizers are built here from
-the data folder's tokenizer.json files directly (``tokenizers.Tokenizer.from_file``).
+Each template's output is tokenized by the registry tokenizer the Chat formats page pairs it with
+(``TemplateSource.tokenizer``: Gemma 3's by ``gemma3``, DeepSeek V3's by ``deepseek_v3``).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import time
-from pathlib import Path
 
 import pytest
 
@@ -18,8 +16,6 @@ from core.chat import formats as cf
 from core.chat import templates as ct
 from core.types import SPECIAL
 from tests.loaded import load_once
-
-DATA = Path(os.environ.get("PLAYGROUND_DATA_DIR", "")) / "tokenizers"
 
 CONVERSATIONS = {
     "hi": [cf.Message("user", "Hi")],
@@ -56,20 +52,6 @@ def config(key: str) -> ct.TemplateConfig:
         return ct.load_config(ct.TEMPLATES[key])
     except ct.TemplateFailed as exc:
         pytest.skip(str(exc))
-
-
-def data_tokenizer(name: str, style: str):
-    """Gemma 3 or DeepSeek V3 from the data folder's tokenizer.json, wrapped as the registry wraps such files."""
-    from tokenizers import Tokenizer
-
-    from core.pretrained.adapter import PretrainedSpec
-    from core.pretrained.hf_adapter import HFTokenizer
-
-    path = DATA / f"{name}_tokenizer.json"
-    if not path.is_file():
-        pytest.skip(f"{path.name} is not in PLAYGROUND_DATA_DIR")
-    spec = PretrainedSpec(name, name, "test", "BPE", 0, "", None, (), "")
-    return HFTokenizer(spec, source=str(path), tokenizer=Tokenizer.from_file(str(path)), style=style)
 
 
 def rendered(key: str, messages: list[cf.Message]) -> str:
@@ -111,7 +93,7 @@ def test_gemma3_by_hand() -> None:
     """Gemma folds the system prompt into the first user turn and calls the assistant 'model'."""
     text = rendered("gemma3_template", CONVERSATIONS["reply"])
     assert text == "<bos><start_of_turn>user\nBe brief.\n\nHi<end_of_turn>\n<start_of_turn>model\nHello<end_of_turn>\n"
-    tokens, owners = ct.tokenize(text, CONVERSATIONS["reply"], data_tokenizer("gemma3", "metaspace"))
+    tokens, owners = ct.tokenize(text, CONVERSATIONS["reply"], load(ct.TEMPLATES["gemma3_template"].tokenizer))
     specials = [t.id for t in tokens if t.kind == SPECIAL]
     assert specials[:2] == [2, 105] and specials.count(106) == 2  # <bos>, <start_of_turn>, <end_of_turn> twice
     assert "".join(text[t.start:t.end] for t in tokens) == text
@@ -126,7 +108,7 @@ def test_gemma3_refuses_a_tool_turn_with_its_own_sentence() -> None:
 def test_deepseek_v3_writes_the_tool_call_and_its_markers_are_special() -> None:
     text = rendered("deepseek_v3_template", CONVERSATIONS["tool"])
     assert '<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Paris"}\n```' in text
-    tokens, _ = ct.tokenize(text, CONVERSATIONS["tool"], data_tokenizer("deepseek_v3", "bytelevel"))
+    tokens, _ = ct.tokenize(text, CONVERSATIONS["tool"], load(ct.TEMPLATES["deepseek_v3_template"].tokenizer))
     markers = {text[t.start:t.end] for t in tokens if t.kind == SPECIAL or t.id >= 128000}
     assert {"<｜begin▁of▁sentence｜>", "<｜User｜>", "<｜Assistant｜>", "<｜tool▁call▁begin｜>"} <= markers
 

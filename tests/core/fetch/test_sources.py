@@ -156,10 +156,16 @@ def test_unreachable_and_missing_remotes_only_raise_source_unavailable(server: t
 
 
 def wheel_bytes(members: dict[str, bytes]) -> bytes:
+    """A wheel's bytes, the same on every call for the same members.
+
+    Subtle: ``writestr(name, …)`` stamps each member with the current time (2 s resolution), so a wheel
+    rebuilt later under load differed from the one whose sha256 was published, and a test that
+    republishes it saw "does not match PyPI's sha256" where it expected the member's pin to fail.
+    """
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as zf:
         for name, data in members.items():
-            zf.writestr(name, data)
+            zf.writestr(zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0)), data)
     return buffer.getvalue()
 
 

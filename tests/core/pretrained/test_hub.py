@@ -109,6 +109,16 @@ def test_no_network_is_one_sentence_at_once(endpoint, monkeypatch: pytest.Monkey
         hub.load("acme/mbert")
 
 
+def test_no_network_reads_what_an_earlier_fetch_cached(endpoint, monkeypatch: pytest.MonkeyPatch) -> None:
+    """HF_HUB_OFFLINE unset and the Hub unreachable: the cached file, as huggingface_hub itself would give it."""
+    _, first = hub.load("acme/mbert")
+    monkeypatch.setenv("HF_ENDPOINT", "http://127.0.0.1:9")  # nothing listens
+    _, again = hub.load("acme/mbert")
+    assert (again.sha256, again.revision, again.config) == (first.sha256, first.revision, first.config)
+    with pytest.raises(hub.HubFailed, match="The Hub cannot be reached for acme/t5"):
+        hub.load("acme/t5")  # never fetched: the sentence says the Hub could not be reached
+
+
 def test_offline_and_not_cached_is_one_sentence(endpoint, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(hub.HubFailed, match="not in the Hugging Face cache and HF_HUB_OFFLINE is set"):
@@ -140,3 +150,23 @@ def test_a_redirect_to_this_machine_is_refused(endpoint, monkeypatch: pytest.Mon
     with pytest.raises(hub.HubFailed, match="only public addresses"):
         hub.fetch(hub.parse_ref(f"{url}/redirect/acme/t5/resolve/main/tokenizer.model"), max_bytes=10**7)
     assert len(checked) == 2
+
+
+def test_the_users_token_is_sent_by_the_library_and_stored_nowhere(endpoint, monkeypatch: pytest.MonkeyPatch,
+                                                                    tmp_path) -> None:
+    """huggingface_hub reads the token from its usual place (HF_TOKEN here); we never read or write it."""
+    from tests import hub_server
+
+    sent: list[str] = []
+    answer = hub_server._Hub._answer
+
+    def recording(self, *, body: bool) -> None:
+        sent.append(self.headers.get("Authorization", ""))
+        answer(self, body=body)
+
+    monkeypatch.setattr(hub_server._Hub, "_answer", recording)
+    monkeypatch.setenv("HF_TOKEN", "hf_playground_test_token")
+    hub.load("acme/t5")
+    assert sent and all(value == "Bearer hf_playground_test_token" for value in sent)
+    written = [p for p in tmp_path.rglob("*") if p.is_file() and b"hf_playground_test_token" in p.read_bytes()]
+    assert written == []
