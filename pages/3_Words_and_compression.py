@@ -32,6 +32,7 @@ with st.sidebar:
         "Real tokenizers to compare", widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
         key=state.WC_TOKENIZERS, help="Measured on the same held-out text, in the Compression and Units tabs.",
     )
+    widgets.model_finder(state.WC_TOKENIZERS, names, key="wc_find_model")
 
 # Keyed tabs that rerun on a switch: only the open tab computes (the sweep waits until it is looked
 # at, with its progress bar in view), and the open tab survives reruns and page switches.

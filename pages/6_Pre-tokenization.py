@@ -39,6 +39,7 @@ with st.sidebar:
     registry = cache.registry_names()
     keys = st.multiselect("Tokenizers (digits view)", widgets.tokenizer_options(registry), format_func=widgets.tokenizer_label(registry),
                           key=state.PT_TOKENIZERS)
+    widgets.model_finder(state.PT_TOKENIZERS, registry, key="pt_find_model")
 
 view = st.segmented_control(
     "View", list(VIEWS), format_func=VIEWS.__getitem__, key=state.PT_VIEW, required=True,

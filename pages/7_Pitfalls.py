@@ -27,6 +27,7 @@ st.markdown("Why models trip over numbers, spelling and spaces: each case, live 
 with st.sidebar:
     names = cache.registry_names()
     keys = st.multiselect("Tokenizers", widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names), key=state.PF_TOKENIZERS)
+    widgets.model_finder(state.PF_TOKENIZERS, names, key="pf_find_model")
 
 key = st.segmented_control(
     "Case", list(CASES), format_func=lambda k: CASES[k].title, key=state.PF_CASE, required=True,

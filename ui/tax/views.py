@@ -187,6 +187,7 @@ def sidebar() -> Choice | None:
         base = st.selectbox("Base language (1×)", codes, format_func=label, key=state.LT_BASE)
         keys = st.multiselect("Tokenizers", widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
                               key=state.LT_TOKENIZERS)
+        widgets.model_finder(state.LT_TOKENIZERS, names, key="lt_find_model")
         with st.expander("Your own tokenizer"):
             uploads.sidebar_uploader("lt_")
     languages = tuple(dict.fromkeys([base, *st.session_state[state.LT_LANGUAGES]]))

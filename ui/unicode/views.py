@@ -91,6 +91,7 @@ def tokenizers_view(text: str) -> None:
         "Tokenizers", widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
         key=state.UC_TOKENIZERS,
     )
+    widgets.model_finder(state.UC_TOKENIZERS, names, key="uc_find_model")
     rows = []
     for key in keys:
         tokenizer = cache.get_tokenizer(key, names.get(key))
