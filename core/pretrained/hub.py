@@ -150,8 +150,8 @@ def _download(ref: HubRef, filename: str, max_bytes: int, *, offline: bool) -> t
         url = hf_hub_url(ref.repo_id, filename, revision=ref.revision, endpoint=endpoint)
         meta = get_hf_file_metadata(url, timeout=TIMEOUT_S)
         if meta.size is not None and meta.size > max_bytes:
-            raise HubFailed(f"{ref.describe()}/{filename} is {meta.size / 1e6:,.1f} MB; tokenizer files "
-                            f"up to {max_bytes / 1e6:,.0f} MB are read.")
+            raise HubFailed(f"{ref.describe()}/{filename} is {meta.size / 2**20:,.1f} MB; tokenizer files "
+                            f"up to {max_bytes / 2**20:,.0f} MB are read.")
         return hf_hub_download(**options, etag_timeout=TIMEOUT_S), meta.commit_hash or ""
     except (errors.RemoteEntryNotFoundError, errors.LocalEntryNotFoundError):
         raise _Missing from None
@@ -225,7 +225,7 @@ def _stream(url: str, max_bytes: int) -> bytes:
                 for chunk in response.iter_content(1 << 16):
                     size += len(chunk)
                     if size > max_bytes:
-                        raise HubFailed(f"{url} is over {max_bytes / 1e6:,.0f} MB, the limit for tokenizer files.")
+                        raise HubFailed(f"{url} is over {max_bytes / 2**20:,.0f} MB, the limit for tokenizer files.")
                     chunks.append(chunk)
                 return b"".join(chunks)
     except requests.HTTPError as exc:

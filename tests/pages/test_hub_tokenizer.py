@@ -66,7 +66,7 @@ def test_a_hub_tokenizer_becomes_a_playground_column(endpoint) -> None:
     ("acme/nope", "acme/nope is not on the Hub"),
     ("acme/t5@v9", "acme/t5 has no revision 'v9'"),
     ("acme/readme-only", "acme/readme-only has no tokenizer file"),
-    ("acme/huge", "is 209.7 MB; tokenizer files up to 67 MB are read"),
+    ("acme/huge", "is 200.0 MB; tokenizer files up to 64 MB are read"),
     ("acme/not-a-tokenizer", "is JSON but not a tokenizer"),
     ("not an id", "is not a Hub repository id"),
 ])

@@ -80,7 +80,7 @@ def test_a_direct_url_is_streamed_and_cached(endpoint) -> None:
     ("acme/nope", "acme/nope is not on the Hub, or it is private"),
     ("acme/mbert@v9", "acme/mbert has no revision 'v9'"),
     ("acme/readme-only", "acme/readme-only has no tokenizer file (looked for tokenizer.json"),
-    ("acme/huge", "acme/huge/tokenizer.json is 209.7 MB; tokenizer files up to 67 MB are read."),
+    ("acme/huge", "acme/huge/tokenizer.json is 200.0 MB; tokenizer files up to 64 MB are read."),
     ("acme/not-a-tokenizer", "is JSON but not a tokenizer"),
 ])
 def test_each_failure_is_one_sentence(endpoint, text: str, message: str) -> None:
