@@ -23,7 +23,8 @@ def test_blank_lines_are_skipped(tmp_path: Path) -> None:
     assert vf.read_tiktoken_ranks(path) == RANKS
 
 
-@pytest.mark.parametrize("content", [b"YQ== 0\nYg==\n", b"YQ== 0\nYg== 1 2\n", b"YQ== 0 1\n \n", b"YQ== x\n"])
+@pytest.mark.parametrize("content", [b"YQ== 0\nYg==\n", b"YQ== 0\nYg== 1 2\n", b"YQ== 0 1\n \n", b"YQ== x\n",
+                                     b"YQ== 0 1\nYg==\n", b"YQ== 0 1\nYg== 2 YQ==\n"])
 def test_a_line_without_exactly_a_token_and_a_rank_is_refused(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "bad.tiktoken"
     path.write_bytes(content)
