@@ -2,7 +2,9 @@
 
 ``measure`` gathers everything both tabs show (the BPE sweep, the other algorithms' curves, the real
 tokenizers' points, the ceiling, and what is missing), each piece cached in ``ui.words.cache``; the
-two tabs draw from it, so whichever opens first pays and the other reads the cache.
+two tabs draw from it, so whichever opens first pays and the other reads the cache. The default sweep
+is BPE alone (about a second of training); WordPiece and Unigram, several seconds more, train when
+asked: ``others_button`` under the chart, or the form's "Also train".
 """
 
 from __future__ import annotations
