@@ -83,7 +83,7 @@ class ByteNgramModel:
         """
         data = np.frombuffer(bytes(context[-(self.order - 1) :] if self.order > 1 else b""), dtype=np.uint8)
         data = np.append(data, np.uint8(0))  # a placeholder next byte: only its context is read
-        return self._distributions(data, len(data) - 1, len(data))[0]
+        return self._distributions(data, np.asarray([len(data) - 1]))[0]
 
     def entropy(self, data: bytes) -> np.ndarray:
         """Entropy in bits of the next-byte distribution at every byte of ``data``.
@@ -96,7 +96,22 @@ class ByteNgramModel:
         >>> bool(h[0] > h[2])
         True
         """
-        return self._per_byte(data, lambda probs, _: -(probs * np.log2(probs)).sum(axis=1))
+        array = np.frombuffer(bytes(data), dtype=np.uint8)
+        head = min(self.order - 1, len(array))  # the first bytes see a shorter context: each its own
+        out = np.empty(len(array), dtype=np.float64)
+        out[:head] = _entropy_rows(self._distributions(array, np.arange(head)))
+        if len(array) > head:
+            # subtle: past the head a distribution depends only on the order - 1 bytes before it, so it is
+            # computed once per distinct context (text repeats most of them) and handed to every position
+            positions = np.arange(head, len(array))
+            keys = _context_keys(array, positions, self.order - 1)
+            _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+            distinct = positions[first]
+            bits = np.empty(len(distinct), dtype=np.float64)
+            for start in range(0, len(distinct), _CHUNK):
+                bits[start:start + _CHUNK] = _entropy_rows(self._distributions(array, distinct[start:start + _CHUNK]))
+            out[head:] = bits[inverse]
+        return out
 
     def surprisal(self, data: bytes) -> np.ndarray:
         """Bits the model needs for each actual byte of ``data``: ``-log2 P(data[i] | data[:i])``.
@@ -115,20 +130,19 @@ class ByteNgramModel:
         out = np.empty(len(array), dtype=np.float64)
         for start in range(0, len(array), _CHUNK):
             stop = min(start + _CHUNK, len(array))
-            out[start:stop] = bits(self._distributions(array, start, stop), array[start:stop])
+            out[start:stop] = bits(self._distributions(array, np.arange(start, stop)), array[start:stop])
         return out
 
-    def _distributions(self, data: np.ndarray, start: int, stop: int) -> np.ndarray:
-        """Next-byte distributions at positions ``start .. stop - 1`` of ``data``, one row each.
+    def _distributions(self, data: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        """Next-byte distributions at ``positions`` of ``data``, one row each.
 
         Interpolation, lowest order first: ``P_k = weights_k + backoff_k * P_{k-1}`` where the
         context of order ``k`` was seen, ``P_k = P_{k-1}`` where it was not (or the text is shorter).
         """
-        positions = np.arange(start, stop)
         base = self.levels[0]
         p0 = np.full(BYTES, base.backoff[0] / BYTES)
         p0[base.next_bytes] += base.weights
-        probs = np.tile(p0, (stop - start, 1))
+        probs = np.tile(p0, (len(positions), 1))
         for level in self.levels[1:]:
             rows = np.flatnonzero(positions >= level.k)
             if len(rows) == 0:
@@ -216,6 +230,11 @@ def _level(k: int, keys: np.ndarray, counts: np.ndarray) -> Level:
     weights = np.maximum(counts - d, 0.0) / per_entry_total
     backoff = d * np.diff(offsets) / totals
     return Level(k, contexts, offsets, (keys & np.uint64(0xFF)).astype(np.uint8), counts, weights, totals, backoff, d)
+
+
+def _entropy_rows(probs: np.ndarray) -> np.ndarray:
+    """The entropy in bits of each row of next-byte probabilities (every one above 0: interpolated)."""
+    return -(probs * np.log2(probs)).sum(axis=1)
 
 
 def _context_keys(data: np.ndarray, positions: np.ndarray, k: int) -> np.ndarray:
