@@ -137,11 +137,12 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="warm visits per page (median)")
     parser.add_argument("--pages", nargs="*", help="only these visits (by name or path)")
     parser.add_argument("--app-dir", type=Path, default=ROOT, help="the checkout to serve")
+    parser.add_argument("--log", type=Path, help="keep the server's log here (to read its tracebacks)")
     args = parser.parse_args()
     visits = [v for v in VISITS if not args.pages or v.name in args.pages or v.path in args.pages]
     print(f"load average before: {load_average()}  ({os.cpu_count()} cores)")
     rows = []
-    with tempfile.TemporaryDirectory() as tmp, serve(args.app_dir, Path(tmp) / "server.log") as server:
+    with tempfile.TemporaryDirectory() as tmp, serve(args.app_dir, args.log or Path(tmp) / "server.log") as server:
         pid = server.process.pid
         with chromium() as browser:
             for visit in visits:
