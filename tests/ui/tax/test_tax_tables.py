@@ -50,3 +50,24 @@ def test_a_tokenizer_of_another_name_is_another_table(counted: list) -> None:
     renamed.name = "mine.tiktoken"
     assert views.measure(choice, {"c": renamed})["tokenizer_name"].tolist() == ["mine.tiktoken"] * 2
     assert len(counted) == 2
+
+
+def test_what_is_derived_from_a_kept_table_is_made_once_and_never_for_another_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    cache = views.derived_values.__wrapped__()
+    monkeypatch.setattr(views, "derived_values", lambda: cache)
+    corpus = parallel_from_texts({"en": "ab", "xx": "abcd"})
+    table = lt.language_tax(corpus, {"c": Chars()}, base="en")
+    made: list = []
+
+    def wide(frame):
+        made.append(frame)
+        return views.tf.wide_table(frame)
+
+    first = views.derived(table, "wide", wide)
+    assert views.derived(table, "wide", wide) is first and made == [table]
+    assert views.derived(table, "csv", views.export.frame_csv).startswith("language,")
+    other = table.copy()
+    assert views.derived(other, "wide", wide).equals(first) and made == [table, other]
+    assert first.columns.tolist()[:4] == ["language", "script", "bytes ×", "characters ×"]
