@@ -129,7 +129,7 @@ def read_tiktoken_ranks(path: Path) -> dict[bytes, int]:
     if len(fields) % 2:  # a pair out of step fails below too: a rank is no base64 token, a token no rank
         raise ValueError(f"{path.name} is not a .tiktoken file: each line must be a token and its rank")
     # one pass in C per column: a Python loop per line was half the cold load of a 200k-token file
-    return dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2])))
+    return dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2]), strict=True))
 
 
 def read_tekken(path: Path) -> tuple[dict[bytes, int], str, int]:

@@ -6,6 +6,7 @@ import base64
 from pathlib import Path
 
 import pytest
+
 from core.pretrained import vocab_files as vf
 
 RANKS = {b"a": 0, b"b": 1, b" ": 2, b"ab": 3, b"\xff\xfe": 4, "é".encode(): 5, b"\n": 7}
