@@ -27,7 +27,7 @@ its context allows. What this module does not do: cut patches (``core.beyond.pat
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -97,20 +97,9 @@ class ByteNgramModel:
         True
         """
         array = np.frombuffer(bytes(data), dtype=np.uint8)
-        head = min(self.order - 1, len(array))  # the first bytes see a shorter context: each its own
         out = np.empty(len(array), dtype=np.float64)
-        out[:head] = _entropy_rows(self._distributions(array, np.arange(head)))
-        if len(array) > head:
-            # subtle: past the head a distribution depends only on the order - 1 bytes before it, so it is
-            # computed once per distinct context (text repeats most of them) and handed to every position
-            positions = np.arange(head, len(array))
-            keys = _context_keys(array, positions, self.order - 1)
-            _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-            distinct = positions[first]
-            bits = np.empty(len(distinct), dtype=np.float64)
-            for start in range(0, len(distinct), _CHUNK):
-                bits[start:start + _CHUNK] = _entropy_rows(self._distributions(array, distinct[start:start + _CHUNK]))
-            out[head:] = bits[inverse]
+        for probs, positions, rows in self._blocks(array):
+            out[positions] = _entropy_rows(probs)[rows]
         return out
 
     def surprisal(self, data: bytes) -> np.ndarray:
@@ -122,16 +111,34 @@ class ByteNgramModel:
         >>> bool(model.surprisal(b"ab")[1] < 1)
         True
         """
-        return self._per_byte(data, lambda probs, actual: -np.log2(probs[np.arange(len(actual)), actual]))
-
-    def _per_byte(self, data: bytes, bits: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
-        """``bits(distributions, actual bytes)`` for each byte of ``data``, a chunk of rows at a time."""
         array = np.frombuffer(bytes(data), dtype=np.uint8)
         out = np.empty(len(array), dtype=np.float64)
-        for start in range(0, len(array), _CHUNK):
-            stop = min(start + _CHUNK, len(array))
-            out[start:stop] = bits(self._distributions(array, np.arange(start, stop)), array[start:stop])
+        for probs, positions, rows in self._blocks(array):
+            out[positions] = -np.log2(probs[rows, array[positions]])
         return out
+
+    def _blocks(self, array: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """``(distributions, positions, rows)`` a block at a time: the next-byte distributions of up to
+        ``_CHUNK`` contexts, the positions of ``array`` that have one of them, and the row of each.
+
+        Subtle: past the first ``order - 1`` bytes (a shorter context each: a block of their own) a
+        distribution depends only on the ``order - 1`` bytes before it, so it is computed once per
+        distinct context, which text repeats a lot, and shared by every position that has it.
+        """
+        head = min(self.order - 1, len(array))
+        if head:
+            yield self._distributions(array, np.arange(head)), np.arange(head), np.arange(head)
+        if len(array) == head:
+            return
+        positions = np.arange(head, len(array))
+        _, first, inverse = np.unique(_context_keys(array, positions, self.order - 1), return_index=True,
+                                      return_inverse=True)
+        by_context = np.argsort(inverse, kind="stable")
+        ordered = inverse[by_context]
+        for start in range(0, len(first), _CHUNK):
+            low, high = np.searchsorted(ordered, [start, start + _CHUNK])
+            mine = by_context[low:high]
+            yield self._distributions(array, positions[first[start:start + _CHUNK]]), positions[mine], inverse[mine] - start
 
     def _distributions(self, data: np.ndarray, positions: np.ndarray) -> np.ndarray:
         """Next-byte distributions at ``positions`` of ``data``, one row each.

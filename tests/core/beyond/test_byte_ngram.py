@@ -146,11 +146,11 @@ def test_progress_reports_every_order() -> None:
 
 
 @pytest.mark.parametrize("order", [1, 2, 5, 8])
-def test_entropy_computed_once_per_distinct_context_equals_every_position_alone(
+def test_entropy_and_surprisal_once_per_distinct_context_equal_every_position_alone(
     order: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``entropy`` computes a distribution once per distinct context: bit for bit what every position
-    computed on its own gives, the short-context head and a text of many blocks included."""
+    """``entropy`` and ``surprisal`` compute a distribution once per distinct context: bit for bit what
+    every position computed on its own gives, the short-context head and a text of many blocks included."""
     from core.corpora import load_corpus
 
     monkeypatch.setattr(byte_ngram, "_CHUNK", 97)  # many blocks of distinct contexts
@@ -161,3 +161,4 @@ def test_entropy_computed_once_per_distinct_context_equals_every_position_alone(
         array = np.frombuffer(query, dtype=np.uint8)
         probs = model._distributions(array, np.arange(len(array)))
         assert np.array_equal(model.entropy(query), -(probs * np.log2(probs)).sum(axis=1))
+        assert np.array_equal(model.surprisal(query), -np.log2(probs[np.arange(len(array)), array]))
