@@ -27,10 +27,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
+import os
+import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from core.fetch.sources import FileSpec, NpmMember, SourceUnavailable, obtain
@@ -39,6 +44,7 @@ from core.types import ADDED, Token, Tokenizer
 MAX_CONFIG_BYTES = 8 * 1024 * 1024  # Gemma 3's config is 1.1 MB (its added-tokens table)
 MAX_OUTPUT_CHARS = 1_000_000  # a rendered conversation longer than this is refused
 RENDER_TIMEOUT_S = 5.0  # after the worker has started
+ROOT = Path(__file__).resolve().parents[2]  # the worker runs as ``python -m core.chat.templates`` from here
 START_TIMEOUT_S = 30.0  # starting the worker process (seconds on a loaded machine)
 WORKER_MEMORY_BYTES = 1 << 30  # the worker's address-space limit
 
@@ -229,14 +235,20 @@ class _Worker:
         return value
 
     def _start(self) -> None:
-        if self._process is not None and self._process.is_alive():
+        if self._process is not None and self._process.poll() is None:
             return
-        context = multiprocessing.get_context("spawn")
-        ours, theirs = context.Pipe()
-        self._process = context.Process(target=_serve, args=(theirs,), daemon=True, name="chat-template")
-        self._process.start()
+        # subtle: a plain subprocess, as core.pretrained.sandbox starts its worker: multiprocessing's
+        # "spawn" re-runs the parent's __main__ in the child, and under Streamlit that is the page
+        # script (app.py): it loaded the Playground's tokenizers in bare mode, crashed, and the render
+        # failed with EOFError
+        mine, theirs = socket.socketpair()
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "core.chat.templates", str(theirs.fileno())], pass_fds=(theirs.fileno(),),
+            cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+        )
         theirs.close()
-        self._conn = ours
+        ours = self._conn = Connection(mine.detach())
         if not ours.poll(START_TIMEOUT_S):
             self._stop()
             raise TemplateFailed("the chat template worker did not start; try again when the machine is less busy")
@@ -245,7 +257,7 @@ class _Worker:
     def _stop(self) -> None:
         if self._process is not None:
             self._process.kill()
-            self._process.join(5)
+            self._process.wait(5)
         if self._conn is not None:
             self._conn.close()
         self._process = self._conn = None
@@ -271,3 +283,7 @@ def _serve(conn: Any) -> None:
         except EOFError:
             return
         conn.send(template_env.render_bounded(template, context, MAX_OUTPUT_CHARS))
+
+
+if __name__ == "__main__":
+    _serve(Connection(int(sys.argv[1])))
