@@ -554,7 +554,7 @@ def words_defaults() -> dict[str, Any]:
         WC_HEAPS_START: 0,
         WC_MAX_VOCAB: 8_192,
         WC_POINTS: 8,
-        WC_OTHERS: ["WordPiece", "Unigram"],
+        WC_OTHERS: [],  # WordPiece and Unigram train on demand (a button under the chart)
         WC_PATTERN: "GPT-2",
         WC_SWEEP: None,
         WC_UNITS_VOCAB: 8_192,

@@ -27,7 +27,7 @@ its context allows. What this module does not do: cut patches (``core.beyond.pat
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -83,7 +83,7 @@ class ByteNgramModel:
         """
         data = np.frombuffer(bytes(context[-(self.order - 1) :] if self.order > 1 else b""), dtype=np.uint8)
         data = np.append(data, np.uint8(0))  # a placeholder next byte: only its context is read
-        return self._distributions(data, len(data) - 1, len(data))[0]
+        return self._distributions(data, np.asarray([len(data) - 1]))[0]
 
     def entropy(self, data: bytes) -> np.ndarray:
         """Entropy in bits of the next-byte distribution at every byte of ``data``.
@@ -96,7 +96,11 @@ class ByteNgramModel:
         >>> bool(h[0] > h[2])
         True
         """
-        return self._per_byte(data, lambda probs, _: -(probs * np.log2(probs)).sum(axis=1))
+        array = np.frombuffer(bytes(data), dtype=np.uint8)
+        out = np.empty(len(array), dtype=np.float64)
+        for probs, positions, rows in self._blocks(array):
+            out[positions] = _entropy_rows(probs)[rows]
+        return out
 
     def surprisal(self, data: bytes) -> np.ndarray:
         """Bits the model needs for each actual byte of ``data``: ``-log2 P(data[i] | data[:i])``.
@@ -107,28 +111,45 @@ class ByteNgramModel:
         >>> bool(model.surprisal(b"ab")[1] < 1)
         True
         """
-        return self._per_byte(data, lambda probs, actual: -np.log2(probs[np.arange(len(actual)), actual]))
-
-    def _per_byte(self, data: bytes, bits: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
-        """``bits(distributions, actual bytes)`` for each byte of ``data``, a chunk of rows at a time."""
         array = np.frombuffer(bytes(data), dtype=np.uint8)
         out = np.empty(len(array), dtype=np.float64)
-        for start in range(0, len(array), _CHUNK):
-            stop = min(start + _CHUNK, len(array))
-            out[start:stop] = bits(self._distributions(array, start, stop), array[start:stop])
+        for probs, positions, rows in self._blocks(array):
+            out[positions] = -np.log2(probs[rows, array[positions]])
         return out
 
-    def _distributions(self, data: np.ndarray, start: int, stop: int) -> np.ndarray:
-        """Next-byte distributions at positions ``start .. stop - 1`` of ``data``, one row each.
+    def _blocks(self, array: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """``(distributions, positions, rows)`` a block at a time: the next-byte distributions of up to
+        ``_CHUNK`` contexts, the positions of ``array`` that have one of them, and the row of each.
+
+        Subtle: past the first ``order - 1`` bytes (a shorter context each: a block of their own) a
+        distribution depends only on the ``order - 1`` bytes before it, so it is computed once per
+        distinct context, which text repeats a lot, and shared by every position that has it.
+        """
+        head = min(self.order - 1, len(array))
+        if head:
+            yield self._distributions(array, np.arange(head)), np.arange(head), np.arange(head)
+        if len(array) == head:
+            return
+        positions = np.arange(head, len(array))
+        _, first, inverse = np.unique(_context_keys(array, positions, self.order - 1), return_index=True,
+                                      return_inverse=True)
+        by_context = np.argsort(inverse, kind="stable")
+        ordered = inverse[by_context]
+        for start in range(0, len(first), _CHUNK):
+            low, high = np.searchsorted(ordered, [start, start + _CHUNK])
+            mine = by_context[low:high]
+            yield self._distributions(array, positions[first[start:start + _CHUNK]]), positions[mine], inverse[mine] - start
+
+    def _distributions(self, data: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        """Next-byte distributions at ``positions`` of ``data``, one row each.
 
         Interpolation, lowest order first: ``P_k = weights_k + backoff_k * P_{k-1}`` where the
         context of order ``k`` was seen, ``P_k = P_{k-1}`` where it was not (or the text is shorter).
         """
-        positions = np.arange(start, stop)
         base = self.levels[0]
         p0 = np.full(BYTES, base.backoff[0] / BYTES)
         p0[base.next_bytes] += base.weights
-        probs = np.tile(p0, (stop - start, 1))
+        probs = np.tile(p0, (len(positions), 1))
         for level in self.levels[1:]:
             rows = np.flatnonzero(positions >= level.k)
             if len(rows) == 0:
@@ -216,6 +237,11 @@ def _level(k: int, keys: np.ndarray, counts: np.ndarray) -> Level:
     weights = np.maximum(counts - d, 0.0) / per_entry_total
     backoff = d * np.diff(offsets) / totals
     return Level(k, contexts, offsets, (keys & np.uint64(0xFF)).astype(np.uint8), counts, weights, totals, backoff, d)
+
+
+def _entropy_rows(probs: np.ndarray) -> np.ndarray:
+    """The entropy in bits of each row of next-byte probabilities (every one above 0: interpolated)."""
+    return -(probs * np.log2(probs)).sum(axis=1)
 
 
 def _context_keys(data: np.ndarray, positions: np.ndarray, k: int) -> np.ndarray:

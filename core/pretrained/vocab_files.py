@@ -7,6 +7,7 @@ the adapters.
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 from pathlib import Path
 
@@ -124,12 +125,11 @@ def read_tiktoken_ranks(path: Path) -> dict[bytes, int]:
     reads into a temp cache keyed by the path alone, and serves that copy later even if the file
     at the path has changed; our files are verified by ``core.fetch.sources`` already.
     """
-    ranks: dict[bytes, int] = {}
-    for line in path.read_bytes().splitlines():
-        if line:
-            token, rank = line.split()
-            ranks[base64.b64decode(token)] = int(rank)
-    return ranks
+    fields = path.read_bytes().split()
+    if len(fields) % 2:  # a pair out of step fails below too: a rank is no base64 token, a token no rank
+        raise ValueError(f"{path.name} is not a .tiktoken file: each line must be a token and its rank")
+    # one pass in C per column: a Python loop per line was half the cold load of a 200k-token file
+    return dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2]), strict=True))
 
 
 def read_tekken(path: Path) -> tuple[dict[bytes, int], str, int]:

@@ -308,3 +308,48 @@ def test_the_oov_rate_names_its_word_rule_too() -> None:
     rerun(at)
     (oov,) = [c for c in captions(at).replace("\\", "").split("\n") if c.startswith("A word vocabulary of the V")]
     assert "words by the rule “English letters, as the textbook counts”" in oov
+
+
+def test_wordpiece_and_unigram_train_on_demand_with_the_numbers_of_a_direct_sweep() -> None:
+    """The tab opens on BPE alone (seconds, not tens of seconds, the first time); the button adds the two
+    curves, each the very sweep ``core.measures.compression`` makes on the same split and sizes."""
+    from core import corpora
+    from core.measures import compression
+
+    at = AppTest.from_file(PAGE, default_timeout=TIMEOUT_S)
+    for name, value in {"page": "words", "tab": "Compression vs vocabulary", "corpus": "sample_essay_en",
+                        "max_vocab": "1024", "points": "4", "tokenizers": ""}.items():
+        at.query_params[name] = value
+    rerun(at)
+
+    def lines() -> dict[str, dict]:
+        chart = next(c for c in charts(at) if "vocabulary carries more text" in c["layout"]["title"]["text"])
+        return {t["name"]: t for t in chart["data"] if t.get("name", "").endswith("trained here")}
+
+    assert set(lines()) == {"BPE trained here"}
+    assert "WordPiece and Unigram train once each" not in captions(at)
+    at.button(key="wc_add_others").click()
+    rerun(at)
+    assert set(lines()) == {"BPE trained here", "WordPiece trained here", "Unigram trained here"}
+    assert at.session_state[state.WC_SWEEP].others == ("WordPiece", "Unigram")
+    assert at.multiselect(key=state.WC_OTHERS).value == ["WordPiece", "Unigram"]  # the form says so too
+    assert not [b for b in at.button if b.key == "wc_add_others"]
+    assert "WordPiece and Unigram train once each" in captions(at)
+    train, heldout = corpora.split_heldout(corpora.load_corpus("sample_essay_en"))
+    sizes = compression.default_sizes(top=1_024, points=4)
+    for name in ("WordPiece", "Unigram"):
+        direct = compression.ALGORITHMS[name].sweep(train, heldout, sizes)
+        drawn = lines()[f"{name} trained here"]
+        assert plotly_list(drawn["x"]) == direct.vocab_sizes.tolist()
+        assert plotly_list(drawn["customdata"]) == direct.tokens.tolist()  # held-out tokens at each size
+
+
+def plotly_list(value: object) -> list:
+    """A chart's array as a list: plotly writes a numpy array as ``{"dtype", "bdata"}`` (base64)."""
+    if isinstance(value, dict):
+        import base64
+
+        import numpy as np
+
+        return np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"]).tolist()
+    return list(value)

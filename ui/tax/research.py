@@ -104,7 +104,7 @@ def segment_premiums(choice: Choice, keys: dict[str, str], tokenizers: dict[str,
         try:
             premiums = read()
         except KeyError:  # another session's corpus pushed these counts out of the bounded memo: count again
-            measure(choice, tokenizers)
+            measure(choice, tokenizers, recount=True)
             premiums = read()
         return premiums.assign(tokenizer=premiums["tokenizer"].map(keys))
 

@@ -134,7 +134,7 @@ class SweepSettings:
 
     max_vocab: int = 8_192
     points: int = 8
-    others: tuple[str, ...] = ("WordPiece", "Unigram")
+    others: tuple[str, ...] = ()  # BPE alone at first: the others train on demand (ui.words.sweep_views)
     pattern_name: str = "GPT-2"
 
     @property

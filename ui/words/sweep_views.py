@@ -2,11 +2,14 @@
 
 ``measure`` gathers everything both tabs show (the BPE sweep, the other algorithms' curves, the real
 tokenizers' points, the ceiling, and what is missing), each piece cached in ``ui.words.cache``; the
-two tabs draw from it, so whichever opens first pays and the other reads the cache.
+two tabs draw from it, so whichever opens first pays and the other reads the cache. The default sweep
+is BPE alone (about a second of training); WordPiece and Unigram, several seconds more, train when
+asked: ``others_button`` under the chart, or the form's "Also train".
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,6 +27,8 @@ from ui.words.cache import CorpusData, SweepSettings
 VOCAB_STOPS = (1_024, 2_048, 4_096, 8_192, 16_384, 32_768)
 UNITS_STOPS = (256, 512, *VOCAB_STOPS)
 RUN_SWEEP = "wc_run_sweep"  # the form's submit button
+ADD_OTHERS = "wc_add_others"  # the button under a BPE-only chart that trains the others too
+ON_DEMAND = ("WordPiece", "Unigram")  # what that button adds: several seconds of training, so asked for
 DEFAULT_SWEEP = SweepSettings()  # equal to the form's defaults in ui.state (a test checks it)
 
 
@@ -96,6 +101,26 @@ def sweep_form() -> SweepSettings:
     return applied
 
 
+def _add_others() -> None:
+    """The button's callback: the applied sweep and its form, with WordPiece and Unigram added."""
+    ss = st.session_state
+    applied = applied_settings()
+    ss[state.WC_OTHERS] = list(ON_DEMAND)
+    ss[state.WC_SWEEP] = dataclasses.replace(applied, others=ON_DEMAND)
+
+
+def others_button(settings: SweepSettings) -> None:
+    """Under a chart of BPE alone: a button that trains WordPiece and Unigram too (each once, every size)."""
+    if settings.others:
+        return
+    st.button(
+        "Train WordPiece and Unigram too", key=ADD_OTHERS, icon=":material/add_chart:", on_click=_add_others,
+        help=f"Trains each once on the same 90 % and measures it at {len(settings.sizes)} sizes: several seconds "
+             "the first time (a progress bar shows how far), then kept for every visitor. The form above picks "
+             "other algorithms and sizes.",
+    )
+
+
 def measure(data: CorpusData, settings: SweepSettings, keys: Sequence[str]) -> Measured:
     """The sweeps of ``settings`` and the points of the tokenizers ``keys`` on ``data``'s held-out part."""
     if not data.heldout.strip() or not data.train.strip():
@@ -137,14 +162,18 @@ def compression_section(data: CorpusData, keys: Sequence[str]) -> None:
     )
     widgets.chart(figure, fig.compression_frame(found.curves, found.points, found.ceiling),
                   key="wc_compression_chart", name="compression_vs_vocabulary")
+    others_button(settings)
     bpe_sweep = found.bpe
+    others = (
+        "WordPiece and Unigram train once each too (a WordPiece run holds every shorter one; Unigram prunes "
+        "down through the sizes) and encode the held-out text at each size. "
+        if settings.others else ""
+    )
     st.caption(
         f"Each line is trained on the first 90 % and measured on the held-out {bpe_sweep.heldout_bytes:,} bytes. "
         f"BPE: one training run of {len(bpe_sweep.result.trace):,} merges gives every size (merge k of a longer run "
         f"is merge k of every shorter one), measured by one incremental encode; {bpe_sweep.seconds:.1f} s in all. "
-        "WordPiece and Unigram train once each too (a WordPiece run holds every shorter one; Unigram prunes "
-        "down through the sizes) and encode the held-out text at each size. "
-        "Diamonds: real tokenizers on the same text, trained on far more (and more varied) text."
+        f"{others}Diamonds: real tokenizers on the same text, trained on far more (and more varied) text."
     )
     if found.missing:
         names = widgets.md_escape(", ".join(m.name for m in found.missing))

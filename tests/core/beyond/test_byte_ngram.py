@@ -143,3 +143,22 @@ def test_progress_reports_every_order() -> None:
     byte_ngram.train(b"hello world", order=4, progress=lambda done, total: calls.append((done, total)))
     assert calls[-1][0] == calls[-1][1] and len(calls) == 5
     assert [done for done, _ in calls] == sorted(done for done, _ in calls)
+
+
+@pytest.mark.parametrize("order", [1, 2, 5, 8])
+def test_entropy_and_surprisal_once_per_distinct_context_equal_every_position_alone(
+    order: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``entropy`` and ``surprisal`` compute a distribution once per distinct context: bit for bit what
+    every position computed on its own gives, the short-context head and a text of many blocks included."""
+    from core.corpora import load_corpus
+
+    monkeypatch.setattr(byte_ngram, "_CHUNK", 97)  # many blocks of distinct contexts
+
+    text = load_corpus("sample_essay_en").encode()
+    model = byte_ngram.train(text[: len(text) // 2], order=order)
+    for query in (text[len(text) // 2:], "Съешь ещё 日本語 🙂 the the the".encode(), b"ab", b"a", b""):
+        array = np.frombuffer(query, dtype=np.uint8)
+        probs = model._distributions(array, np.arange(len(array)))
+        assert np.array_equal(model.entropy(query), -(probs * np.log2(probs)).sum(axis=1))
+        assert np.array_equal(model.surprisal(query), -np.log2(probs[np.arange(len(array)), array]))

@@ -199,3 +199,25 @@ def test_every_template_config_has_its_pinned_npm_tarball_as_remote() -> None:
         assert isinstance(remote, NpmMember)
         assert remote.member == "package/models/tokenizer_config.json"
         assert len(remote.tarball_sha256) == 64 and source.config.filename.startswith(remote.package.split("-", 1)[1])
+
+
+def test_the_worker_never_runs_the_servers_main_script(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under Streamlit ``__main__`` is the page script (app.py); a worker started by multiprocessing's
+    spawn ran it again, and in bare mode it crashed, so every render on the Chat formats page failed."""
+    import sys
+    import types
+
+    script = tmp_path / "page.py"
+    marker = tmp_path / "ran"
+    script.write_text(f"open({str(marker)!r}, 'w').close()\nraise RuntimeError('the page script ran in the worker')\n")
+    page = types.ModuleType("__main__")
+    page.__file__, page.__spec__ = str(script), None
+    monkeypatch.setitem(sys.modules, "__main__", page)
+    worker = ct._Worker()
+    monkeypatch.setattr(ct, "_WORKER", worker)
+    try:
+        assert ct.render(ct.TemplateConfig("{{ bos_token }}{{ messages[0]['content'] }}", "<s>"),
+                         [{"role": "user", "content": "Hi"}]) == "<s>Hi"
+    finally:
+        worker._stop()
+    assert not marker.exists()

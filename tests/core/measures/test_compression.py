@@ -298,3 +298,18 @@ def test_the_textbook_unigram_is_a_curve_of_its_own(essay_split: tuple[str, str]
     assert curve.tokens.tolist() == alone
     sentencepiece_style = compression.ALGORITHMS["Unigram"].sweep(*essay_split, [151])  # the same 150 pieces
     assert sentencepiece_style.bytes_per_token[0] > curve.bytes_per_token[0]
+
+
+@pytest.mark.parametrize("module", ["core.bpe", "core.wordpiece", "core.unigram", "core.unigram.textbook"])
+def test_heldout_tokens_counted_from_ids_equal_the_tokens_encode_makes(
+    module: str, essay_split: tuple[str, str]
+) -> None:
+    import importlib
+
+    train, heldout = essay_split
+    engine = importlib.import_module(module)
+    result = engine.train(train, vocab_size=300)
+    tokenizer = getattr(result, "tokenizer", result)
+    for text in (heldout, MIXED, heldout[:2_000] + MIXED * 3):  # MIXED: characters never seen in training
+        expected = sum(1 for token in tokenizer.encode(text) if token.kind != ADDED)
+        assert compression.heldout_tokens(tokenizer, text) == expected
