@@ -22,6 +22,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -49,23 +50,36 @@ class HealthPoller(threading.Thread):
         super().__init__(daemon=True)
         self.url = f"{url}/_stcore/health"
         self.seconds: list[float] = []
+        self.at: list[float] = []  # when each poll was sent
         self.stop = threading.Event()
 
     def run(self) -> None:
         while not self.stop.is_set():
             began = time.perf_counter()
+            self.at.append(began)
             with urllib.request.urlopen(self.url, timeout=60) as response:
                 response.read()
             self.seconds.append(time.perf_counter() - began)
             time.sleep(0.05)
 
 
+@dataclass(frozen=True)
+class Run:
+    """One runaway upload: seconds until the column's sentence (from ``began``), the polls, the sentence."""
+
+    began: float
+    waited: float
+    poller: HealthPoller
+    sentence: str
+
+
 def wait_columns(page, count: int) -> None:
     page.wait_for_function(f"n => {BOXES_JS}.length === n && {IDLE_JS}", arg=count, timeout=120_000)
 
 
-def one_run(page, url: str, folder: Path, run: int) -> tuple[float, list[float], str]:
-    """(seconds until the column's sentence, every poll's seconds, the sentence) of one runaway upload."""
+def one_run(page, url: str, folder: Path, run: int, *, timeout_ms: int = 120_000) -> Run:
+    """One runaway upload in the Playground at ``url`` while another client polls the health check
+    (the browser test of issue 19, item 3 runs this too)."""
     page.goto(url)
     wait_columns(page, 4)
     path = folder / f"runaway{run}.json"
@@ -79,14 +93,14 @@ def one_run(page, url: str, folder: Path, run: int) -> tuple[float, list[float],
         began = time.perf_counter()
         page.locator(".tp-live-box").fill(RUNAWAY_TEXT)
         alert = page.locator("[data-testid=stAlertContentError]", has_text="could not encode the text")
-        alert.wait_for(timeout=120_000)
+        alert.wait_for(timeout=timeout_ms)
         waited = time.perf_counter() - began
         wait_columns(page, 4)  # the four registry columns drew the text too
         time.sleep(0.5)
     finally:
         poller.stop.set()
         poller.join()
-    return waited, poller.seconds, " ".join(alert.inner_text().split()).removeprefix("error ")
+    return Run(began, waited, poller, " ".join(alert.inner_text().split()).removeprefix("error "))
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -106,7 +120,8 @@ def main() -> None:
         page = context.new_page()
         for run in range(args.runs):
             load = load_average()
-            waited, polls, sentence = one_run(page, server.url, Path(folder), run)
+            result = one_run(page, server.url, Path(folder), run)
+            waited, polls, sentence = result.waited, result.poller.seconds, result.sentence
             slowest = max(polls)
             missed += slowest >= TARGET_S
             print(f"run {run + 1}: column's sentence after {waited:.1f} s; /_stcore/health {len(polls)} polls, "

@@ -238,13 +238,7 @@ def _count_words(
         raise ValueError("the corpus is empty: give it some text to learn pieces from")
     counted = cut_long_words(counted, MAX_WORD_CHARS)
     words = list(counted)
-    distinct = sum(map(len, words))
-    if max_chars is not None and distinct > max_chars:
-        raise ValueError(
-            f"the corpus has {distinct:,} characters in distinct words, and Unigram trains here on at most "
-            f"{max_chars:,} (about {max_chars / 1e6:.1f} GB of memory); a text with few spaces repeats few "
-            "words: train on a smaller part of it"
-        )
+    check_budget(sum(map(len, words)), max_chars, "words", "Unigram")
     alphabet = tuple(sorted(set("".join(words))))
     if smallest < len(alphabet) + 1:
         raise VocabSizeError(
@@ -268,3 +262,21 @@ def _check(sizes: list[int], options: _Options) -> None:
         raise ValueError(f"em_iterations must be between 1 and 10, not {options.em_iterations}")
     if options.pattern is not None:
         compile_pattern(options.pattern)  # fail early on a bad pattern
+
+
+def check_budget(distinct: int, max_chars: int | None, units: str, recipe: str) -> None:
+    """``ValueError`` when ``distinct`` characters of distinct ``units`` exceed the training budget
+    ``max_chars`` (``None``: no budget); the seed and the lattices take about 1 KB per such character.
+
+    >>> check_budget(10, 20, "words", "Unigram")
+    >>> check_budget(30, 20, "words", "Unigram")
+    Traceback (most recent call last):
+    ...
+    ValueError: the corpus has 30 characters in distinct words, and Unigram trains here on at most 20 (about 0.0 GB of memory); a text with few spaces repeats few words: train on a smaller part of it
+    """
+    if max_chars is not None and distinct > max_chars:
+        raise ValueError(
+            f"the corpus has {distinct:,} characters in distinct {units}, and {recipe} trains here on at most "
+            f"{max_chars:,} (about {max_chars / 1e6:.1f} GB of memory); a text with few spaces repeats few "
+            "words: train on a smaller part of it"
+        )

@@ -36,8 +36,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.text.pretokenize import cut_long_words
 from core.text.textio import without_surrogates
-from core.unigram import MAX_TRAINING_CHARS
+from core.unigram import MAX_TRAINING_CHARS, check_budget
 from core.unigram.lattice import Lattices
 from core.unigram.textbook_model import TEXTBOOK_PATTERN, TextbookUnigramTokenizer, pretokens
 from core.unigram.textbook_seed import make_textbook_seed
@@ -231,19 +232,8 @@ def _count(corpus: str, max_chars: int | None = None) -> Counter[str]:
     counted = Counter(pretokens(without_surrogates(corpus)))
     if not counted:
         raise ValueError("the corpus has no pre-tokens: give it some text to learn pieces from")
-    if any(len(word) > MAX_PRETOKEN_CHARS for word in counted):
-        cut: Counter[str] = Counter()
-        for word, count in counted.items():
-            for at in range(0, len(word), MAX_PRETOKEN_CHARS):
-                cut[word[at : at + MAX_PRETOKEN_CHARS]] += count
-        counted = cut
-    distinct = sum(map(len, counted))
-    if max_chars is not None and distinct > max_chars:
-        raise ValueError(
-            f"the corpus has {distinct:,} characters in distinct pre-tokens, and the textbook's Unigram trains "
-            f"here on at most {max_chars:,} (about {max_chars / 1e6:.1f} GB of memory); a text with few spaces "
-            "repeats few words: train on a smaller part of it"
-        )
+    counted = cut_long_words(counted, MAX_PRETOKEN_CHARS)
+    check_budget(sum(map(len, counted)), max_chars, "pre-tokens", "the textbook's Unigram")
     return counted
 
 
