@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from core.measures import compression
+from core.measures.vocab_grid import UNIGRAM_RECIPES
 from core.pretrained.adapter import TokenizerFailed
 from core.text.patterns import NAMED_PATTERNS
 from ui import cache as shared_cache
@@ -53,10 +54,8 @@ def applied_settings() -> SweepSettings:
 
 # What sets each choice apart, beside its name in the form (the two Unigram recipes differ in these)
 ALGORITHM_NOTES = {
-    "Unigram": "SentencePiece's recipe: ▁ words, a seed of the substrings covering the most characters, prunes what "
-               "the corpus misses least",
-    compression.TEXTBOOK_UNIGRAM: "the chapter's recipe: GPT-2-style pre-tokens, a seed of every substring seen "
-                                  "twice, prunes the least probable",
+    "Unigram": UNIGRAM_RECIPES["sentencepiece"],
+    compression.TEXTBOOK_UNIGRAM: UNIGRAM_RECIPES["textbook"],
 }
 OTHERS_HELP = (
     "Trained once per size, at the sizes on the right. The two Unigram curves differ in pre-tokens, seed and "
