@@ -53,7 +53,9 @@ except TokenizerFailed as exc:  # an uploaded tokenizer that overran its time bu
     st.stop()
 base_name = choice.corpus.language(choice.base).name
 
-marked, shown = tax_research.validate(table, threshold)  # shown: without the pairs validation leaves out
+# shown: without the pairs validation leaves out; kept with the table, so what is derived from
+# ``marked`` (the wide table, the CSV) is found again on the next run instead of made anew
+marked, shown = tax_views.derived(table, f"validated@{threshold}", lambda t: tax_research.validate(t, threshold))
 
 tokenizer = tax_views.chart_tokenizer(shown)
 tax_views.premium_chart(shown, tokenizer, st.session_state[state.LT_FOCUS])

@@ -421,3 +421,24 @@ def test_the_leaderboard_takes_an_uploaded_tokenizer_by_default() -> None:
     rerun(at)
     heat = next(s for s in chart_specs(at) if "compresses best" in s["layout"]["title"]["text"])
     assert len(heat["data"][0]["y"]) == 2 and any("tiny vocab" in y for y in heat["data"][0]["y"])
+
+
+def test_with_validation_on_the_table_is_pivoted_once_over_several_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The validated table used to be made anew every run, so the wide table and CSV derived from it
+    were made again each time (and each kept a dead entry in the bounded cache)."""
+    from ui.tax import figures
+
+    made: list[int] = []
+    wide = figures.wide_table
+
+    def counting(table):
+        made.append(len(table))
+        return wide(table)
+
+    monkeypatch.setattr(figures, "wide_table", counting)
+    at = run_page(params={"page": "tax", "tokenizers": "cl100k_base,t5", "validate": "1", "unknown_max": "12.5"})
+    assert at.toggle(key=state.LT_VALIDATE).value is True and len(made) == 1
+    for _ in range(2):
+        rerun(at)
+    assert len(made) == 1
+    assert any("validated" in d.value.columns for d in at.dataframe)

@@ -238,6 +238,9 @@ def measure(choice: Choice, tokenizers: dict[str, Any], *, recount: bool = False
 
 
 def _nbytes(value: Any) -> int:
+    """Bytes of a frame, of bytes, or of a tuple of those."""
+    if isinstance(value, tuple):
+        return sum(map(_nbytes, value))
     return int(value.memory_usage(deep=True).sum()) if isinstance(value, pd.DataFrame) else len(value)
 
 
@@ -248,7 +251,7 @@ def derived_values() -> SizedCache[tuple[pd.DataFrame, Any]]:
 
 
 def derived(table: pd.DataFrame, name: str, make: Callable[[pd.DataFrame], Any]) -> Any:
-    """``make(table)`` (a frame or bytes), once per process for a table ``measure`` kept.
+    """``make(table)`` (a frame, bytes, or a tuple of those), once per process for a table ``measure`` kept.
 
     Subtle: the entry is found by the table's ``id`` and holds the table itself, so while it is kept
     no other object can have that id; a table made anew (another choice) gets an entry of its own.
