@@ -25,11 +25,11 @@ def cached_cut(text: str, pattern: str, name: str) -> Cut:
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def chunks_html(text: str, pattern: str, name: str, show_whitespace: bool) -> str:
-    """The chunks of ``cached_cut(text, pattern, name)`` drawn as spans; the tooltip numbers each chunk
-    (its "id" is that number too). Keyed by the pattern, not the spans: Streamlit hashes a cached
-    function's arguments element by element, and a megabyte's 250,000 spans took about 30 s to hash."""
-    spans = cached_cut(text, pattern, name).spans
+def chunks_html(text: str, pattern: str, show_whitespace: bool, _spans: tuple[tuple[int, int], ...]) -> str:
+    """The chunks ``_spans`` that ``pattern`` cut from ``text``, drawn as spans; the tooltip numbers each
+    chunk (its "id" is that number too). Keyed by the pattern, the spans not hashed: Streamlit hashes a
+    cached function's arguments element by element, and a megabyte's 250,000 spans took about 30 s."""
+    spans = _spans
     total = len(spans)
     return render_spans(
         text, chunk_tokens(text, spans), show_whitespace=show_whitespace, limit=DEFAULT_LIMIT,
@@ -57,7 +57,7 @@ def pattern_rows(text: str, found: Sequence[Cut], *, show_whitespace: bool) -> N
         detail = f"{count:,} chunk{'' if count == 1 else 's'}"
         note = PATTERN_NOTES.get(item.name, "")
         rows.append(compare.Row(item.name, f"{detail} · {note}" if note else detail,
-                                chunks_html(text, item.pattern, item.name, show_whitespace)))
+                                chunks_html(text, item.pattern, show_whitespace, item.spans)))
     if rows:
         st.html(compare.rows_html(rows))
 
