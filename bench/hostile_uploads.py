@@ -27,6 +27,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.browser_common import load_average  # noqa: E402
 
 CHILD = """
 import resource, sys, time
@@ -144,7 +147,7 @@ def main() -> None:
     parser.add_argument("--megabytes", type=float, default=100.0, help="target: peak memory growth in MB")
     parser.add_argument("--timeout", type=float, default=30.0, help="kill a child after this many seconds")
     args = parser.parse_args()
-    print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(f"load average before: {load_average()}")
     print(f"{'case':52} {'bytes':>10} {'seconds':>8} {'MB':>7} {'worker MB':>9}  refusal")
     failures = 0
     worst_s = worst_mb = 0.0
@@ -159,7 +162,7 @@ def main() -> None:
             worst_s, worst_mb = max(worst_s, seconds), max(worst_mb, grown, children)
             print(f"{case:52} {len(data):>10,} {seconds:>8.3f} {grown:>7.1f} {children:>9.1f}  "
                   f"{'' if ok else 'FAIL '}{outcome[:110]}")
-    print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(f"load average after: {load_average()}")
     print(f"worst: {worst_s:.3f} s, {worst_mb:.1f} MB (targets: under {args.seconds:g} s and {args.megabytes:g} MB); "
           f"{failures} of {len(hostile_files())} missed")
     sys.exit(1 if failures else 0)
