@@ -54,24 +54,28 @@ print(outcome)
 
 
 def tiktoken_file(extra: dict[bytes, int]) -> bytes:
+    """The 256 single bytes (ranks 0-255) and ``extra``: a .tiktoken file of about 2 KB."""
     ranks = {bytes([b]): b for b in range(256)} | extra
     return "\n".join(f"{base64.b64encode(t).decode()} {r}" for t, r in ranks.items()).encode()
 
 
-def tekken(n_special: int, *, pattern: str = r"\S+|\s+", top_rank: int = 255) -> bytes:
-    entries = [{"rank": top_rank if b == 255 else b, "token_bytes": base64.b64encode(bytes([b])).decode()}
+def tekken(n_special: int, *, pattern: str = r"\S+|\s+", ranks: dict[int, int] | None = None) -> bytes:
+    """A Tekken JSON of the 256 single bytes (their ranks from ``ranks``, else the byte) declaring
+    ``n_special`` special tokens."""
+    entries = [{"rank": (ranks or {}).get(b, b), "token_bytes": base64.b64encode(bytes([b])).decode()}
                for b in range(256)]
     config = {"pattern": pattern, "num_vocab_tokens": 256, "default_vocab_size": 256 + n_special,
               "default_num_special_tokens": n_special}
     return json.dumps({"config": config, "vocab": entries}).encode()
 
 
-def hf_json(*, vocab: dict[str, int] | None = None, added: list[dict] | None = None,
-            normalizer: dict | None = None, post: dict | None = None) -> bytes:
+def hf_json(*, pre_tokenizer: dict | None = None, normalizer: dict | None = None, vocab: dict[str, int] | None = None,
+            added: list[dict] | tuple = (), post: dict | None = None) -> bytes:
+    """A WordLevel tokenizer.json with the given parts."""
     return json.dumps({
-        "version": "1.0", "truncation": None, "padding": None, "added_tokens": added or [],
-        "normalizer": normalizer, "pre_tokenizer": None, "post_processor": post, "decoder": None,
-        "model": {"type": "WordLevel", "vocab": vocab or {"[UNK]": 0, "a": 1}, "unk_token": "[UNK]"},
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": list(added),
+        "normalizer": normalizer, "pre_tokenizer": pre_tokenizer, "post_processor": post, "decoder": None,
+        "model": {"type": "WordLevel", "vocab": vocab or {"[UNK]": 0, "a": 1, "b": 2}, "unk_token": "[UNK]"},
     }).encode()
 
 
@@ -106,7 +110,7 @@ def hostile_files() -> dict[str, tuple[str, bytes]]:
         "tiktoken: a rank above 2^63": ("big.tiktoken", tiktoken_file({b"ab": 2**63 + 5})),
         "tekken: 400,000 special tokens": ("tekken.json", tekken(400_000)),
         "tekken: 2,000,000 special tokens": ("tekken.json", tekken(2_000_000)),
-        "tekken: a rank of 100,000,000": ("tekken.json", tekken(0, top_rank=100_000_000)),
+        "tekken: a rank of 100,000,000": ("tekken.json", tekken(0, ranks={255: 100_000_000})),
         "tekken: an invalid pattern": ("tekken.json", tekken(0, pattern="(?<bad")),
         "tokenizer.json: a vocabulary id of 100,000,000": ("tokenizer.json", hf_json(vocab={"[UNK]": 0, "a": 100_000_000})),
         "tokenizer.json: an added token id of 2^31": ("tokenizer.json", hf_json(added=[added(2**31)])),

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.hostile_uploads import hf_json, tekken
+from bench.hostile_uploads import tiktoken_file as rank_file
 from core.pretrained import anatomy, sandbox
 from core.pretrained.adapter import TokenizerFailed
 from core.pretrained.upload_limits import MAX_SPECIAL_TOKENS
@@ -27,29 +29,6 @@ from core.pretrained.uploaded import UploadRejected, read_upload
 REFUSE_S = 1.0
 REFUSE_MB = 100
 ROOT = Path(__file__).resolve().parents[3]
-
-
-def rank_file(extra: dict[bytes, int]) -> bytes:
-    """The 256 single bytes (ranks 0-255) and ``extra``: a .tiktoken file of about 2 KB."""
-    ranks = {bytes([b]): b for b in range(256)} | extra
-    return "\n".join(f"{base64.b64encode(t).decode()} {r}" for t, r in ranks.items()).encode()
-
-
-def tekken(n_special: int, *, pattern: str = r"\S+|\s+", ranks: dict[int, int] | None = None) -> bytes:
-    entries = [{"rank": (ranks or {}).get(b, b), "token_bytes": base64.b64encode(bytes([b])).decode()}
-               for b in range(256)]
-    config = {"pattern": pattern, "num_vocab_tokens": 256, "default_vocab_size": 256 + n_special,
-              "default_num_special_tokens": n_special}
-    return json.dumps({"config": config, "vocab": entries}).encode()
-
-
-def hf_json(*, pre_tokenizer=None, normalizer=None, vocab=None, added=()) -> bytes:
-    document = {
-        "version": "1.0", "truncation": None, "padding": None, "added_tokens": list(added),
-        "normalizer": normalizer, "pre_tokenizer": pre_tokenizer, "post_processor": None, "decoder": None,
-        "model": {"type": "WordLevel", "vocab": vocab or {"[UNK]": 0, "a": 1, "b": 2}, "unk_token": "[UNK]"},
-    }
-    return json.dumps(document).encode()
 
 
 def refused(data: bytes, name: str) -> str:
