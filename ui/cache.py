@@ -367,7 +367,7 @@ class TokenizerRef:
         return not isinstance(self.tokenizer, Unavailable)
 
     def _loaded(self) -> Any:
-        if isinstance(self.tokenizer, Unavailable):
+        if not self.available:
             raise ValueError(f"{self.tokenizer.name} is unavailable: {self.tokenizer.reason}")
         return self.tokenizer
 

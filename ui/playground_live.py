@@ -116,7 +116,7 @@ def _columns(text: str, keys: list[str], names: dict[str, str], display: Display
 def _column(key: str, drawn: Drawn, display: Display) -> None:
     ref = drawn.refs[key]
     tokenizer = ref.tokenizer
-    if isinstance(tokenizer, cache.Unavailable):
+    if not ref.available:
         widgets.unavailable_card(tokenizer, retry_key=f"pg_retry_{key}")
         return
     # each column is drawn as soon as its own tokens are ready: the first shows while the rest encode

@@ -56,10 +56,15 @@ def uploads() -> dict[str, Upload]:
     return dict(_uploads())
 
 
+def label(upload: Upload) -> str:
+    """An uploaded tokenizer's name in pickers and columns: its file's name, marked as a file."""
+    return f"📄 {upload.filename}"
+
+
 def names() -> dict[str, str]:
     """Registry key → name, then this session's uploads (key → "📄 file name"), for pickers."""
     merged = dict(cache.registry_names())
-    merged.update({slot: f"📄 {upload.filename}" for slot, upload in _uploads().items()})
+    merged.update({slot: label(upload) for slot, upload in _uploads().items()})
     return merged
 
 
@@ -110,7 +115,7 @@ def resolve(key: str, name: str | None = None) -> cache.TokenizerRef:
     if upload is None:
         gone = cache.Unavailable(key, name or key, "this uploaded tokenizer was removed; upload it again.")
         return cache.TokenizerRef(key, name or key, key, None, "upload", gone, _results(), _results())
-    return cache.TokenizerRef(key, name or f"📄 {upload.filename}", upload.key, upload.sha256, "upload",
+    return cache.TokenizerRef(key, name or label(upload), upload.key, upload.sha256, "upload",
                               upload.tokenizer, _results(), _results(), upload.notes)
 
 
@@ -247,7 +252,7 @@ def sidebar_uploader(prefix: str) -> None:
         st.caption(md_escape(message))
     for slot, upload in list(_uploads().items()):
         left, right = st.columns([4, 1], vertical_alignment="center")
-        left.caption(md_escape(f"📄 {upload.filename} · {upload.kind}" + (
+        left.caption(md_escape(f"{label(upload)} · {upload.kind}" + (
             f" · pattern {upload.pattern_name}" if upload.pattern_name else "")))
         right.button("✕", key=f"{prefix}remove_{slot}", on_click=remove_upload, args=(slot,),
                      help=f"Remove {upload.filename} from this session")
