@@ -47,6 +47,10 @@ class ProtocolError(RuntimeError):
     """The server answered in a way a browser would show as an error (or not at all)."""
 
 
+class Dropped(ProtocolError):
+    """The connection went away mid-action (a replica died): a browser reconnects and carries on."""
+
+
 @dataclass
 class Run:
     """What one script run sent: its span boxes' text, element counts, whether it finished cleanly."""
@@ -110,7 +114,10 @@ class Session:
         state.query_string = urllib.parse.urlencode(query or {})
         state.page_script_hash = ""
         state.widget_states.widgets.extend(widgets)
-        self.ws.send_binary(msg.SerializeToString())
+        try:
+            self.ws.send_binary(msg.SerializeToString())
+        except (websocket.WebSocketConnectionClosedException, OSError) as exc:
+            raise Dropped(f"the websocket was lost while sending ({exc})") from exc
         return self._read_run()
 
     def _read_run(self) -> Run:
@@ -125,9 +132,11 @@ class Session:
                 opcode, data = self.ws.recv_data()
             except websocket.WebSocketTimeoutException:
                 continue
+            except (websocket.WebSocketConnectionClosedException, OSError) as exc:
+                raise Dropped(f"the websocket was lost ({exc})") from exc
             if opcode == websocket.ABNF.OPCODE_CLOSE:
                 code = int.from_bytes(data[:2], "big") if len(data) >= 2 else None
-                raise ProtocolError(f"the server closed the websocket (code {code}, {data[2:].decode(errors='replace')!r})")
+                raise Dropped(f"the server closed the websocket (code {code}, {data[2:].decode(errors='replace')!r})")
             if opcode != websocket.ABNF.OPCODE_BINARY:
                 raise ProtocolError("a text frame where protobuf was expected")
             run.messages += 1

@@ -9,7 +9,7 @@ import websocket
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
-from bench.streamlit_protocol import ProtocolError, Session, box_text, text_state
+from bench.streamlit_protocol import Dropped, ProtocolError, Session, box_text, text_state
 
 
 class FakeSocket:
@@ -130,3 +130,25 @@ def test_a_closed_socket_says_so() -> None:
     client.ws.frames = [(websocket.ABNF.OPCODE_CLOSE, (1011).to_bytes(2, "big") + b"overloaded")]
     with pytest.raises(ProtocolError, match="closed the websocket .code 1011, 'overloaded'"):
         client._read_run()
+
+
+def test_a_lost_connection_is_told_from_a_failed_run() -> None:
+    """A replica that dies mid-run closes or resets the socket: ``Dropped`` (a browser reconnects),
+    still a ``ProtocolError`` for whoever does not recover; a failed run stays a plain one."""
+    close = (websocket.ABNF.OPCODE_CLOSE, (1006).to_bytes(2, "big") + b"gone")
+    client = session([element("html", body="<p>x</p>")])
+    client.ws.frames.append(close)
+    with pytest.raises(Dropped, match="closed the websocket"):
+        client._read_run()
+
+    class Reset(FakeSocket):
+        def recv_data(self) -> tuple[int, bytes]:
+            raise ConnectionResetError("connection reset by peer")
+
+    client = session([])
+    client.ws = Reset([])
+    with pytest.raises(Dropped, match="lost"):
+        client._read_run()
+    with pytest.raises(ProtocolError) as failed:
+        session([finished(ForwardMsg.FINISHED_WITH_COMPILE_ERROR)])._read_run()
+    assert not isinstance(failed.value, Dropped)
