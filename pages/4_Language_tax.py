@@ -3,8 +3,8 @@
 Reads top to bottom: inputs (corpus, your own uploaded one included, languages, base, tokenizers in
 the sidebar) → one table from
 core.tax.language_tax (counted once per server process, with progress) → the premium chart with the
-clicked language's tokens in place → heatmap, table, generations, practical units, your own
-translation, distributions, the compression leaderboard, sources. The logic
+clicked language's tokens in place → tabs (only the open one computes): heatmap, table, generations,
+practical units, your own translation, distributions, the compression leaderboard, sources. The logic
 lives in ui/tax/ (views, sections, research, figures, stats_figures).
 """
 
