@@ -457,3 +457,20 @@ def test_with_validation_on_the_table_is_pivoted_once_over_several_runs(monkeypa
         rerun(at)
     assert len(made) == 1
     assert any("validated" in d.value.columns for d in tab(at, "Distribution").dataframe)
+
+
+def test_only_the_open_tab_is_computed_and_the_link_keeps_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21 item 9: every view computed and sent all eight tabs (the Distribution tab's per-segment
+    premiums and box plot, the generations chart: most of the page's first-visit CPU after counting)."""
+    made: list[str] = []
+    for module, name in ((research, "distribution"), (research, "leaderboard")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, _real=real, _name=name, **k: made.append(_name) or _real(*a, **k))
+    at = run_page()
+    assert made == [] and not [s for s in chart_specs(at) if s["data"] and s["data"][0]["type"] == "box"]
+    assert any(s["data"] and s["data"][0]["type"] == "heatmap" for s in chart_specs(at))  # the open tab
+    tab(at, "Distribution")
+    assert made == ["distribution"] and at.query_params["tab"] in (["Distribution"], "Distribution")
+    assert [s for s in chart_specs(at) if s["data"] and s["data"][0]["type"] == "box"]
+    again = run_page(params={"page": "tax", "tab": "Distribution"})  # a link opens it
+    assert again.session_state[state.LT_TAB] == "Distribution" and made == ["distribution"] * 2
