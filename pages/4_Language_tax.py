@@ -3,8 +3,8 @@
 Reads top to bottom: inputs (corpus, your own uploaded one included, languages, base, tokenizers in
 the sidebar) → one table from
 core.tax.language_tax (counted once per server process, with progress) → the premium chart with the
-clicked language's tokens in place → heatmap, table, generations, practical units, your own
-translation, distributions, the compression leaderboard, sources. The logic
+clicked language's tokens in place → tabs (only the open one computes): heatmap, table, generations,
+practical units, your own translation, distributions, the compression leaderboard, sources. The logic
 lives in ui/tax/ (views, sections, research, figures, stats_figures).
 """
 
@@ -62,34 +62,43 @@ tax_views.premium_chart(shown, tokenizer, st.session_state[state.LT_FOCUS])
 tax_research.left_out_note(marked, threshold)
 tax_views.focus_view(shown, choice, tokenizer, tokenizers)
 
+# Keyed tabs that rerun on a switch: only the open tab computes (its figures and tables are made and
+# sent only when looked at), and the open tab survives reruns and page switches.
 (heatmap_tab, table_tab, distribution_tab, board_tab, generations_tab, units_tab, own_tab, sources_tab) = st.tabs(
-    ["Heatmap", "Table", "Distribution", "Leaderboard", "Generations", "Practical units", "Your own translation",
-     "Sources and licences"]
+    list(state.LT_TABS), key=state.LT_TAB, on_change="rerun"
 )
-with heatmap_tab:
-    tax_sections.heatmap(shown, tokenizer)
-with table_tab:
-    unit = choice.corpus.unit
-    st.caption(widgets.md_escape(  # the base's name may come from an uploaded corpus
-        f"Premium (×) = tokens of a language ÷ tokens of {base_name} for the same {unit}s. Bytes × and "
-        "characters × are the same ratio for the text itself: script density, before any tokenizer. Median, "
-        f"Q1 and Q3 are the premium taken {unit} by {unit} (half of the {unit}s lie between Q1 and Q3); "
-        f"segments > 2× is the share of {unit}s that cost more than twice the base's. Click a column to sort, "
-        "a row to see that language's tokens above."
-    ))
-    tax_views.premium_table(marked if threshold is not None else table)  # validation: pairs left out named
-with generations_tab:
-    tax_sections.generations(choice)
-with units_tab:
-    tax_sections.practical_units(table, base_name, choice.corpus.unit)
-with own_tab:
-    tax_sections.own_translation(tokenizers)
-with distribution_tab:
-    tax_research.distribution(choice, tokenizers, marked, tokenizer)
-with board_tab:
-    tax_research.leaderboard(choice, threshold)
-with sources_tab:
-    tax_sections.sources(choice.corpus, tokenizers)
+if heatmap_tab.open:
+    with heatmap_tab:
+        tax_sections.heatmap(shown, tokenizer)
+if table_tab.open:
+    with table_tab:
+        unit = choice.corpus.unit
+        st.caption(widgets.md_escape(  # the base's name may come from an uploaded corpus
+            f"Premium (×) = tokens of a language ÷ tokens of {base_name} for the same {unit}s. Bytes × and "
+            "characters × are the same ratio for the text itself: script density, before any tokenizer. Median, "
+            f"Q1 and Q3 are the premium taken {unit} by {unit} (half of the {unit}s lie between Q1 and Q3); "
+            f"segments > 2× is the share of {unit}s that cost more than twice the base's. Click a column to sort, "
+            "a row to see that language's tokens above."
+        ))
+        tax_views.premium_table(marked if threshold is not None else table)  # validation: pairs left out named
+if generations_tab.open:
+    with generations_tab:
+        tax_sections.generations(choice)
+if units_tab.open:
+    with units_tab:
+        tax_sections.practical_units(table, base_name, choice.corpus.unit)
+if own_tab.open:
+    with own_tab:
+        tax_sections.own_translation(tokenizers)
+if distribution_tab.open:
+    with distribution_tab:
+        tax_research.distribution(choice, tokenizers, marked, tokenizer)
+if board_tab.open:
+    with board_tab:
+        tax_research.leaderboard(choice, threshold)
+if sources_tab.open:
+    with sources_tab:
+        tax_sections.sources(choice.corpus, tokenizers)
 with st.expander("Why do some languages cost more?"):
     st.markdown(
         "A BPE vocabulary is learned from a corpus, mostly English: common English words become single "

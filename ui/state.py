@@ -420,6 +420,9 @@ LT_BOARD = "lt_board"  # whether the compression leaderboard was asked for (it c
 LT_BOARD_VALUE = "lt_board_value"  # leaderboard cells: "bytes_per_token", "chars_per_token" or "premium"
 LT_BOARD_TOKENIZERS = "lt_board_tokenizers"  # None: every registry and uploaded tokenizer
 LT_UPLOADED = "lt_uploaded_corpus"  # this session's own parallel corpus (never in a link)
+LT_TAB = "lt_tab"  # the open tab's label, one of LT_TABS (only the open tab computes)
+LT_TABS = ("Heatmap", "Table", "Distribution", "Leaderboard", "Generations", "Practical units",
+           "Your own translation", "Sources and licences")
 
 LT_DEFAULT_TOKENIZERS = ("gpt2", "cl100k_base", "o200k_base", "llama3", "qwen", "xlmr")
 LT_DEFAULT_OWN_TEXT = "An old man sold honey in glass jars and told every customer where his bees lived."
@@ -432,6 +435,7 @@ def language_tax_defaults() -> dict[str, Any]:
     """The Language tax page's keys and their defaults: the built-in sample, all its languages."""
     return {
         LT_CORPUS: "sample",
+        LT_TAB: LT_TABS[0],
         LT_PRESET: "all",
         LT_LANGUAGES: None,  # None: the preset's languages, resolved once the corpus is loaded
         LT_BASE: "en",

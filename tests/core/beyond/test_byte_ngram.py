@@ -162,3 +162,35 @@ def test_entropy_and_surprisal_once_per_distinct_context_equal_every_position_al
         probs = model._distributions(array, np.arange(len(array)))
         assert np.array_equal(model.entropy(query), -(probs * np.log2(probs)).sum(axis=1))
         assert np.array_equal(model.surprisal(query), -np.log2(probs[np.arange(len(array)), array]))
+
+
+def _gathered_distributions(model: byte_ngram.ByteNgramModel, data: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """The interpolation written with a gather and a scatter per order (rows picked, scaled, put back)."""
+    base = model.levels[0]
+    p0 = np.full(256, base.backoff[0] / 256)
+    p0[base.next_bytes] += base.weights
+    probs = np.tile(p0, (len(positions), 1))
+    for level in model.levels[1:]:
+        for row, position in enumerate(positions):
+            if position < level.k:
+                continue
+            key = int(byte_ngram._context_keys(data, np.asarray([position]), level.k)[0])
+            found = int(np.searchsorted(level.contexts, np.uint64(key)))
+            if found == len(level.contexts) or int(level.contexts[found]) != key:
+                continue
+            probs[row] = probs[row] * level.backoff[found]
+            entries = slice(level.offsets[found], level.offsets[found + 1])
+            probs[row, level.next_bytes[entries]] += level.weights[entries]
+    return probs
+
+
+def test_entropy_is_bit_for_bit_the_row_by_row_interpolation() -> None:
+    """The vectorized interpolation (rows scaled in place, entries added through flat indices) changes no
+    bit of any entropy: patches cut at a threshold stay where they were."""
+    corpus = ("the cat sat on the mat; der Hund lief über die Straße; 東京は雨です。 " * 40).encode()
+    model = byte_ngram.train(corpus, order=5)
+    query = "the dog sat on a hat; die Katze über den Hund; 京都は晴れです。".encode()
+    data = np.frombuffer(query, dtype=np.uint8)
+    probs = _gathered_distributions(model, data, np.arange(len(data)))
+    expected = -(probs * np.log2(probs)).sum(axis=1)
+    assert np.array_equal(model.entropy(query), expected)
