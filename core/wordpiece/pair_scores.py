@@ -19,9 +19,10 @@ integer whose order is the order of the fractions and which is equal only for eq
 different fractions with denominators below 2**64 differ by more than 2**-128). Floats would let two
 different fractions round to the same value and the tie rule decide what the scores should have.
 The floats only sort the pool: a float is within 2**-51 of its fraction (counts below 2**53 are
-exact as floats, and two divisions round twice), so two floats further apart than ``_NEAR`` are in
-the order of their fractions, and the pairs whose floats are nearer than that to the ``k``-th (the
-only ones that can be out of order) are put in exact order by their keys.
+exact as floats; the product of the two symbols' counts and the division round once each), so two
+floats further apart than ``_NEAR`` are in the order of their fractions, and the pairs whose floats
+are nearer than that to the ``k``-th (the only ones that can be out of order) are put in exact order
+by their keys.
 
 >>> scores = PairScores(["abc", "ab"], [1, 2])  # one character per symbol; a tie: "ab" was seen first
 >>> [(pair, score) for pair, score, *_ in scores.leaders(3)]
