@@ -251,7 +251,7 @@ def _no_cycle_collection() -> Iterator[None]:
     Subtle: training makes tens of thousands of sets (the words holding each pair) and step records
     that stay alive to the end and hold no cycles, so a collection frees nothing; but each of these
     objects counts toward the next one, and a full collection walks them all (and every other
-    object of the process): a tenth of the time at a vocabulary of 8,000 (bench/algorithms_train.py).
+    object of the process): 5 to 10 % of the time at a vocabulary of 8,000 (bench/algorithms_train.py).
     Reference counting still frees everything else as usual.
     """
     enabled = gc.isenabled()
