@@ -180,11 +180,12 @@ class PairScores:
                 run.append((pair, count / (left * right), count, left, right))
             if len(run) > 1:
                 keys = [-((count << _BITS) // (left * right)) for _, _, count, left, right in run]
-                # subtle: equal fractions may differ by a unit in the last place as floats: sort by slot too
-                order = sorted(range(len(run)), key=lambda i: (keys[i], ties[i]))
-                run = [run[i] for i in order]
+                # subtle: equal fractions may differ by a unit in the last place as floats: sort by slot
+                # too (slots differ, so the entries themselves are never compared)
+                ranked = sorted(zip(keys, ties, run, strict=True))
+                run = [entry for _, _, entry in ranked]
                 if not start:
-                    self.tied = keys.count(keys[order[0]])
+                    self.tied = keys.count(ranked[0][0])
             out += run
             start = stop
         del out[k:]
