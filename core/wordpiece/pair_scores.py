@@ -19,9 +19,10 @@ integer whose order is the order of the fractions and which is equal only for eq
 different fractions with denominators below 2**64 differ by more than 2**-128). Floats would let two
 different fractions round to the same value and the tie rule decide what the scores should have.
 The floats only sort the pool: a float is within 2**-51 of its fraction (counts below 2**53 are
-exact as floats, and two divisions round twice), so two floats further apart than ``_NEAR`` are in
-the order of their fractions, and the pairs whose floats are nearer than that to the ``k``-th (the
-only ones that can be out of order) are put in exact order by their keys.
+exact as floats; the product of the two symbols' counts and the division round once each), so two
+floats further apart than ``_NEAR`` are in the order of their fractions, and the pairs whose floats
+are nearer than that to the ``k``-th (the only ones that can be out of order) are put in exact order
+by their keys.
 
 >>> scores = PairScores(["abc", "ab"], [1, 2])  # one character per symbol; a tie: "ab" was seen first
 >>> [(pair, score) for pair, score, *_ in scores.leaders(3)]
@@ -30,6 +31,7 @@ only ones that can be out of order) are put in exact order by their keys.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from operator import add
 
 import numpy as np
@@ -41,6 +43,7 @@ GROUP_AT = 32  # a symbol in this many pairs keeps their slots as a numpy array 
 # docstring); the threshold sits _MARGIN below the pool's last pair, so that the pairs near it, which
 # move a little at most merges, stay in the pool instead of making it be chosen again.
 _NEAR = 2.0**-44
+_BELOW = 1 - _NEAR  # a float at least this times another is near it (or above it)
 _MARGIN = 2.0**-30
 _ALL = 5e-324  # the least positive float: a threshold every pair in the race passes
 
@@ -57,23 +60,23 @@ class _SymbolPairs:
     __slots__ = ("lists", "arrays", "sizes", "group_at")
 
     def __init__(self, group_at: int) -> None:
-        self.lists: dict[str, list[int]] = {}  # the symbol's slots, or those added since its array
+        self.lists: defaultdict[str, list[int]] = defaultdict(list)  # the slots, or those added since the array
         self.arrays: dict[str, np.ndarray] = {}
         self.sizes: dict[str, int] = {}  # an array's length when it was last rid of gone pairs
         self.group_at = group_at
 
-    def add(self, ch: str, slot: int) -> None:
-        found = self.lists.get(ch)
-        if found is None:
-            self.lists[ch] = [slot]
-        else:
-            found.append(slot)
+    def add(self, pair: str, slot: int) -> None:
+        """List ``slot`` under both symbols of ``pair`` (once if they are the same)."""
+        self.lists[pair[0]].append(slot)
+        if pair[1] != pair[0]:
+            self.lists[pair[1]].append(slot)
 
     def gather(self, chars: set[str], extra: list[int], counts_at: np.ndarray) -> np.ndarray:
-        """The slots of every pair holding one of ``chars``, then ``extra``; a slot may come twice."""
-        small, parts = list(extra), []
+        """The slots of every pair holding one of ``chars``, then ``extra`` (extended in place); a slot
+        may come twice."""
+        small, parts, lists, arrays = extra, [], self.lists, self.arrays
         for ch in chars:
-            pending, array = self.lists.get(ch), self.arrays.get(ch)
+            pending, array = lists.get(ch), arrays.get(ch)
             if array is None:
                 if pending is None or len(pending) < self.group_at:
                     small += pending or ()
@@ -90,8 +93,8 @@ class _SymbolPairs:
                 self.sizes[ch] = len(array)
             self.arrays[ch] = array
             parts.append(array)
-        parts.append(np.array(small, np.intp))
-        return np.concatenate(parts) if len(parts) > 1 else parts[0]
+        small = np.fromiter(small, np.intp, len(small))
+        return np.concatenate([*parts, small]) if parts else small
 
 
 class PairScores:
@@ -114,7 +117,8 @@ class PairScores:
     def __init__(self, words: list[str], freqs: list[int], *, min_count: int = 1) -> None:
         """``words`` spelled one character per symbol id; ``freqs[i]`` is how often ``words[i]`` occurs."""
         self.words, self.freqs, self.min_count = words, freqs, min_count
-        counts, self.where, self.symbols = _count(words, freqs)
+        counts, where, self.symbols = _count(words, freqs)
+        self.where = defaultdict(set, where)
         self.counts = counts
         self.initial_tokens = self.tokens = sum(self.symbols.values())
         self.seen = {pair: slot for slot, pair in enumerate(counts)}  # dicts keep first-seen order
@@ -132,12 +136,9 @@ class PairScores:
         self.symbol_counts[[ord(ch) for ch in self.symbols]] = list(self.symbols.values())
         self.pairs_of = _SymbolPairs(GROUP_AT)
         for slot, pair in enumerate(counts):
-            self.pairs_of.add(pair[0], slot)
-            if pair[1] != pair[0]:
-                self.pairs_of.add(pair[1], slot)
+            self.pairs_of.add(pair, slot)
         self.floats = np.zeros(size, np.float64)
-        live = np.arange(len(counts))
-        self.floats[live] = self._floats(live)
+        self._rescore(np.arange(len(counts)))
         self.threshold, self.sure, self.chosen = _ALL, 0.0, 0
         self.leader: str | None = None  # the best pair at the last ``leaders``, and how many tie with it
         self.tied = 0
@@ -147,14 +148,15 @@ class PairScores:
     def leaders(self, k: int) -> list[tuple[str, float, int, int, int]]:
         """The best ``k`` pairs in the race, best first, as ``(pair, score, count, left count, right count)``.
 
-        Subtle: the pool is sorted by float (ties: lower slot first); the pairs that come after the
-        ``k``-th and not near it are behind the first ``k`` for sure. Then each run of floats near
-        one another (those can be out of order, or tied) is put in exact order by the pairs' keys.
+        Subtle: the pool is sorted by float (equal floats in any order); the pairs that come after
+        the ``k``-th and not near it are behind the first ``k`` for sure. Then each run of floats near
+        one another (those can be out of order, or tied) is put in exact order by the pairs' keys,
+        ties by slot.
         """
         slots, found = self._sorted_pool(k)
         end = min(k, len(found))
         if end:
-            bound = found[end - 1] * (1 - _NEAR)
+            bound = found[end - 1] * _BELOW
             while end < len(found) and found[end] >= bound:
                 end += 1
         names, counts, symbols = self.names, self.counts, self.symbols
@@ -163,7 +165,7 @@ class PairScores:
         start = 0
         while start < end and len(out) < k:
             stop = start + 1
-            while stop < end and found[stop] >= found[stop - 1] * (1 - _NEAR):
+            while stop < end and found[stop] >= found[stop - 1] * _BELOW:
                 stop += 1
             if stop == start + 1:  # alone: no near float to put in order (most runs)
                 pair = names[slots[start]]
@@ -178,11 +180,12 @@ class PairScores:
                 run.append((pair, count / (left * right), count, left, right))
             if len(run) > 1:
                 keys = [-((count << _BITS) // (left * right)) for _, _, count, left, right in run]
-                # subtle: equal fractions may differ by a unit in the last place as floats: sort by slot too
-                order = sorted(range(len(run)), key=lambda i: (keys[i], ties[i]))
-                run = [run[i] for i in order]
+                # subtle: equal fractions may differ by a unit in the last place as floats: sort by slot
+                # too (slots differ, so the entries themselves are never compared)
+                ranked = sorted(zip(keys, ties, run, strict=True))
+                run = [entry for _, _, entry in ranked]
                 if not start:
-                    self.tied = keys.count(keys[order[0]])
+                    self.tied = keys.count(ranked[0][0])
             out += run
             start = stop
         del out[k:]
@@ -202,14 +205,14 @@ class PairScores:
         )
 
     def _sorted_pool(self, k: int) -> tuple[list[int], list[float]]:
-        """The pool's slots and floats, best float first (ties: lower slot first); the threshold is
-        chosen again first when too many pairs pass it to sort every step, or too few are surely
-        ahead of every pair outside."""
+        """The pool's slots and floats, best float first (equal floats in any order: ``leaders`` puts
+        them in order); the threshold is chosen again first when too many pairs pass it to sort every
+        step, or too few are surely ahead of every pair outside."""
         floats = self.floats[: len(self.names)]
         pool = (floats >= self.threshold).nonzero()[0]  # methods, not numpy's functions: a merge calls
         for _ in range(2):  # this thousands of times, and the functions' wrappers cost as much as the work
             found = floats[pool]
-            order = (-found).argsort(kind="stable")  # stable: ``pool`` is in slot order
+            order = found.argsort()[::-1]
             found = found[order]
             crowded = len(pool) > max(4 * POOL, 2 * self.chosen)
             if not crowded and (not self.sure or (len(found) >= k and found[k - 1] >= self.sure)):
@@ -230,13 +233,17 @@ class PairScores:
         self.chosen = len(pool)
         return pool
 
-    def _floats(self, slots: np.ndarray) -> np.ndarray:
-        """The float scores of ``slots`` (0 for a pair out of the race)."""
-        counts = self.counts_at[slots]
-        found = counts / self.symbol_counts[self.lefts[slots]] / self.symbol_counts[self.rights[slots]]
+    def _rescore(self, slots: np.ndarray) -> None:
+        """Score ``slots`` again from the arrays of counts (0 for a pair out of the race).
+
+        Subtle: one division by the product of the two counts, so that a float is the correctly
+        rounded fraction while that product is below 2**53: equal fractions, equal floats.
+        """
+        counts, symbol_counts = self.counts_at[slots], self.symbol_counts
+        found = counts / (symbol_counts[self.lefts[slots]] * symbol_counts[self.rights[slots]])
         if self.min_count > 1:
             found[counts < self.min_count] = 0.0
-        return found
+        self.floats[slots] = found
 
     # -- merging ----------------------------------------------------------------------------------
 
@@ -246,7 +253,7 @@ class PairScores:
         ``new`` may be a symbol that already occurs (two merges can spell the same piece): its
         count and pairs add up.
         """
-        delta, holders, replaced = self._rewrite(pair, new)
+        delta, replaced = self._rewrite(pair, new)
         self.tokens -= replaced
         left, right = pair
         symbols = self.symbols
@@ -255,14 +262,7 @@ class PairScores:
         symbols[new] = symbols.get(new, 0) + replaced
         self._set_symbol_counts(left, right, new)
         changed = self._apply(delta)
-        where = self.where
-        for made, indices in holders.items():
-            if made in where:
-                where[made] |= indices
-            else:
-                where[made] = indices
-        touched = self.pairs_of.gather({left, right, new}, changed, self.counts_at)
-        self.floats[touched] = self._floats(touched)
+        self._rescore(self.pairs_of.gather({left, right, new}, changed, self.counts_at))
         return replaced
 
     def _set_symbol_counts(self, left: str, right: str, new: str) -> None:
@@ -277,95 +277,88 @@ class PairScores:
         counts[code] = symbols[new] or 1
 
     def _apply(self, delta: dict[str, int]) -> list[int]:
-        """Add ``delta`` to the pairs' counts; return the slots of the pairs whose count changed."""
-        counts, seen, names, pairs_of = self.counts, self.seen, self.names, self.pairs_of
-        slots, totals, born = [], [], []
+        """Add ``delta`` to the pairs' counts; return the slots of the pairs whose count changed.
+
+        A pair seen for the first time gets the next slot, and its symbols in ``lefts`` and ``rights``
+        one by one: a merge makes one or two, and a list would cost more to convert than they do.
+        """
+        counts, seen, names, add_pair = self.counts, self.seen, self.names, self.pairs_of.add
+        lefts, rights = self.lefts, self.rights
+        slots, totals = [], []
         for made, change in delta.items():
             if not change:
                 continue
-            before = counts.get(made)
-            total = (before or 0) + change
+            before = counts.get(made, 0)  # never 0 in ``counts``: a pair whose count falls to 0 leaves it
+            total = before + change
             slot = seen.get(made)
             if slot is None:
                 slot = seen[made] = len(names)
                 names.append(made)
-                born.append(made)
-            if not total:
-                del counts[made]
-            else:
-                if before is None:  # new, or back
-                    pairs_of.add(made[0], slot)
-                    if made[1] != made[0]:
-                        pairs_of.add(made[1], slot)
+                if slot == len(lefts):
+                    lefts, rights = self._grow()
+                lefts[slot], rights[slot] = ord(made[0]), ord(made[1])
+            if total:
+                if not before:  # new, or back
+                    add_pair(made, slot)
                 counts[made] = total
+            else:
+                del counts[made]
             slots.append(slot)
             totals.append(total)
-        if born:
-            self._grow(born)
         if slots:
             self.counts_at[slots] = totals
         return slots
 
-    def _grow(self, born: list[str]) -> None:
-        """Give the pairs ``born`` (the last slots) their symbols in the arrays, making room first."""
-        end = len(self.names)
-        if end > len(self.floats):
-            size = max(2 * len(self.floats), end)
-            self.counts_at, self.lefts, self.rights, self.floats = (
-                np.concatenate([a, np.zeros(size - len(a), a.dtype)])
-                for a in (self.counts_at, self.lefts, self.rights, self.floats)
-            )
-        start = end - len(born)
-        self.lefts[start:end] = [ord(pair[0]) for pair in born]
-        self.rights[start:end] = [ord(pair[1]) for pair in born]
+    def _grow(self) -> tuple[np.ndarray, np.ndarray]:
+        """Double the room in the arrays indexed by slot; return the new ``lefts`` and ``rights``."""
+        self.counts_at, self.lefts, self.rights, self.floats = (
+            np.concatenate([a, np.zeros(len(a), a.dtype)]) for a in (self.counts_at, self.lefts, self.rights, self.floats)
+        )
+        return self.lefts, self.rights
 
-    def _rewrite(self, pair: str, new: str) -> tuple[dict[str, int], dict[str, set[int]], int]:
-        """Rewrite the words holding ``pair``: how each pair's count changes, which words hold each
-        pair with ``new``, and how many times ``pair`` was replaced (occurrences times word counts)."""
-        words, freqs = self.words, self.freqs
+    def _rewrite(self, pair: str, new: str) -> tuple[dict[str, int], int]:
+        """Rewrite the words holding ``pair``, listing them in ``where`` under the pairs with ``new``
+        they now hold; return how each pair's count changes and how many times ``pair`` was
+        replaced (occurrences times word counts).
+
+        Subtle: new pairs are numbered in the order they first enter the returned dict, so the words
+        are taken in corpus order and, in each word, the pairs left to right.
+        """
+        words, freqs, where = self.words, self.freqs, self.where
         delta: dict[str, int] = {}
-        holders: dict[str, set[int]] = {}
-        replaced = 0
-        for index in sorted(self.where.pop(pair)):  # sorted: new pairs are numbered in corpus order
+        get = delta.get
+        once = many = 0  # replaced in words holding the pair once (most), and in the others
+        for index in sorted(where.pop(pair)):
             word = words[index]
             at = word.find(pair)
             if at < 0:
                 continue  # subtle: ``where`` keeps words that lost the pair since; skip them
             freq = freqs[index]
-            if word.find(pair, at + 2) < 0:  # once (most words): only the pairs beside it change
-                words[index] = word[:at] + new + word[at + 2 :]
-                _replace_once(word, at, new, freq, delta, holders, index)
-                replaced += freq
+            if word.find(pair, at + 2) >= 0:
+                shorter = word.replace(pair, new)
+                _replace_all(word, shorter, new, freq, delta, where, index)
+                words[index] = shorter
+                many += (len(word) - len(shorter)) * freq
                 continue
-            shorter = word.replace(pair, new)
-            _replace_all(word, shorter, new, freq, delta, holders, index)
-            words[index] = shorter
-            replaced += (len(word) - len(shorter)) * freq
-        return delta, holders, replaced
-
-
-def _replace_once(
-    word: str, at: int, new: str, freq: int, delta: dict[str, int], holders: dict[str, set[int]], index: int
-) -> None:
-    """The count changes of merging the pair at ``word[at:at + 2]`` into ``new``, the pair's only
-    occurrence in ``word`` (which occurs ``freq`` times): it and its neighbours' pairs go, and two
-    pairs holding ``new`` come, left to right (the order new pairs are numbered in)."""
-    get = delta.get
-    delta[word[at : at + 2]] = get(word[at : at + 2], 0) - freq
-    if at:
-        old, made = word[at - 1 : at + 1], word[at - 1] + new
-        delta[old] = get(old, 0) - freq
-        delta[made] = get(made, 0) + freq
-        _hold(holders, made, index)
-    if at + 2 < len(word):
-        old, made = word[at + 1 : at + 3], new + word[at + 2]
-        delta[old] = get(old, 0) - freq
-        delta[made] = get(made, 0) + freq
-        _hold(holders, made, index)
+            # once: the pair and its neighbours' pairs go, two pairs holding ``new`` come
+            words[index] = word[:at] + new + word[at + 2 :]
+            once += freq
+            if at:
+                old, made = word[at - 1 : at + 1], word[at - 1] + new
+                delta[old] = get(old, 0) - freq
+                delta[made] = get(made, 0) + freq
+                where[made].add(index)
+            if at + 2 < len(word):
+                old, made = word[at + 1 : at + 3], new + word[at + 2]
+                delta[old] = get(old, 0) - freq
+                delta[made] = get(made, 0) + freq
+                where[made].add(index)
+        delta[pair] = get(pair, 0) - once
+        return delta, once + many
 
 
 def _replace_all(
-    word: str, shorter: str, new: str, freq: int, delta: dict[str, int], holders: dict[str, set[int]], index: int
+    word: str, shorter: str, new: str, freq: int, delta: dict[str, int], where: defaultdict[str, set[int]], index: int
 ) -> None:
     """The count changes of rewriting ``word`` as ``shorter`` (``freq`` times). Words are short: take
     away all their old pairs and add all new ones; the pairs away from the merges cancel out. Simpler
@@ -376,15 +369,7 @@ def _replace_all(
     for made in map(add, shorter, shorter[1:]):
         delta[made] = get(made, 0) + freq
         if new in made:
-            _hold(holders, made, index)
-
-
-def _hold(holders: dict[str, set[int]], made: str, index: int) -> None:
-    found = holders.get(made)
-    if found is None:
-        holders[made] = {index}
-    else:
-        found.add(index)
+            where[made].add(index)
 
 
 def _count(words: list[str], freqs: list[int]) -> tuple[dict[str, int], dict[str, set[int]], dict[str, int]]:

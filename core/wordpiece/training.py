@@ -7,8 +7,10 @@ it differs from BPE and from Hugging Face's trainer. What this module does not d
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -44,8 +46,7 @@ class Candidate(NamedTuple):
     right_count: int
 
 
-@dataclass(frozen=True, slots=True)
-class WordPieceStep:
+class WordPieceStep(NamedTuple):
     """One merge of training: which pair became which piece, its score, and the race it won.
 
     ``piece`` is the new piece's label (``##`` on a continuation). ``new_id`` is usually a new id;
@@ -54,6 +55,9 @@ class WordPieceStep:
     not grow. ``n_tied`` is how many pairs had exactly the winning score (1 when there was no tie;
     ties go to the pair seen first in corpus order); ``top`` is the leaderboard, best first;
     ``tokens_after`` is the size of the training corpus in tokens once this merge is applied.
+
+    A named tuple, as ``Candidate``: training makes one per merge, thousands, and a frozen dataclass
+    took ten times as long to build (each field set through ``object.__setattr__``).
     """
 
     rank: int
@@ -175,8 +179,9 @@ def train(
     first = {text: chr(i) for (text, flag), i in ids.items() if not flag}
     rest = str.maketrans({text: chr(i) for (text, flag), i in ids.items() if flag})
     words = [first[w[0]] + w[1:].translate(rest) for w in counted]
-    scores = PairScores(words, list(counted.values()), min_count=min_count)
-    trace = _run_merges(scores, vocab_size, labels, flags, texts, ids, top_k=top_k, progress=progress)
+    with _no_cycle_collection():
+        scores = PairScores(words, list(counted.values()), min_count=min_count)
+        trace = _run_merges(scores, vocab_size, labels, flags, texts, ids, top_k=top_k, progress=progress)
     stop_reason = None
     if len(labels) < vocab_size:
         rule = f"no pair occurs {min_count:,} times or more"
@@ -210,7 +215,7 @@ def _run_merges(
     base = len(labels)
     wanted = vocab_size - base
     every = max(1, wanted // _PROGRESS_CALLS)
-    made: dict[tuple, Candidate] = {}  # the last board's candidates: most are on the next board too
+    made: dict[str, Candidate] = {}  # the last board's candidates: most are on the next board too
     while len(labels) < vocab_size:
         top = scores.leaders(top_k)
         if not top:
@@ -241,16 +246,36 @@ def _run_merges(
     return trace
 
 
-def _board(top: list[tuple], made: dict[tuple, Candidate]) -> tuple[tuple[Candidate, ...], dict[tuple, Candidate]]:
-    """The leaders as candidates, reusing the ones ``made`` for the last board; and this board's."""
-    now = {}
-    for entry in top:
-        found = made.get(entry)
-        if found is None:
-            pair, score, count, left_count, right_count = entry
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Pause Python's cycle collector, if on, and switch it back on after.
+
+    Subtle: training makes tens of thousands of sets (the words holding each pair) and step records
+    that stay alive to the end and hold no cycles, so a collection frees nothing; but each of these
+    objects counts toward the next one, and a full collection walks them all (and every other
+    object of the process): 5 to 10 % of the time at a vocabulary of 8,000 (bench/algorithms_train.py).
+    Reference counting still frees everything else as usual.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _board(top: list[tuple], made: dict[str, Candidate]) -> tuple[tuple[Candidate, ...], dict[str, Candidate]]:
+    """The leaders as candidates, reusing those of the last board (``made``, by pair) whose counts are
+    the same (so is their score); and this board's."""
+    board, now = [], {}
+    for pair, score, count, left_count, right_count in top:
+        found = made.get(pair)
+        if found is None or found.count != count or found.left_count != left_count or found.right_count != right_count:
             found = Candidate(ord(pair[0]), ord(pair[1]), score, count, left_count, right_count)
-        now[entry] = found
-    return tuple(now.values()), now
+        board.append(found)
+        now[pair] = found
+    return tuple(board), now
 
 
 def _count_words(corpus: str, pattern: str, lowercase: bool, max_chars: int) -> tuple[Counter[str], int]:

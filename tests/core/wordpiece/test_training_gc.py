@@ -1,0 +1,67 @@
+"""core.wordpiece.training and Python's cycle collector: no collection walks the training's sets and
+records while it merges, and the collector is left as training found it."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from core import wordpiece
+from core.corpora import load_corpus
+
+
+@pytest.fixture
+def collections() -> Iterator[list[int]]:
+    """The generation of every collection that ends while the test runs."""
+    seen: list[int] = []
+
+    def note(phase: str, info: dict) -> None:
+        if phase == "stop":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(note)
+    try:
+        yield seen
+    finally:
+        gc.callbacks.remove(note)
+
+
+def test_no_collection_runs_while_training_merges(collections: list[int]) -> None:
+    """The essay trained as far as it goes (about a thousand merges) makes thousands of sets and step
+    records: with the collector on throughout, ten collections ran between the first and the last
+    progress report."""
+    during: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        if not during:
+            collections.clear()
+        during[:] = [len(collections)]
+
+    assert gc.isenabled()
+    result = wordpiece.train(load_corpus("sample_essay_en"), vocab_size=1_500, progress=progress)
+    assert len(result.trace) > 900
+    assert during == [0]
+    assert gc.isenabled()
+
+
+def test_the_collector_is_left_as_training_found_it() -> None:
+    gc.disable()
+    try:
+        wordpiece.train("hug pug pun bun hugs " * 5, vocab_size=10)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_a_stopped_training_switches_the_collector_back_on() -> None:
+    """The page's Stop button raises from ``progress``, in the middle of the merges."""
+
+    def stop(done: int, total: int) -> None:
+        if done:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        wordpiece.train(load_corpus("sample_essay_en"), vocab_size=1_500, progress=stop)
+    assert gc.isenabled()
