@@ -66,11 +66,13 @@ def distribution(choice: Choice, tokenizers: dict[str, Any], marked: pd.DataFram
     premiums = segment_premiums(choice, {_memo_key(key): key for key in tokenizers}, tokenizers)
     order = st.segmented_control("Boxes", list(ORDERS), format_func=ORDERS.__getitem__, key=state.LT_DIST_ORDER,
                                  required=True) or "median"
-    figure = kept(sf.distribution_figure, premiums, marked, tokenizer, order=order, unit=choice.corpus.unit)
+    figure = kept(sf.distribution_figure, premiums, marked, tokenizer, order=order, unit=choice.corpus.unit,
+                  presenting=bool(st.session_state.get(state.PRESENTATION)))
     widgets.chart(figure, premiums[premiums["tokenizer"] == tokenizer], key="lt_distribution",
                   name=f"language_tax_distribution_{tokenizer}")
     st.caption(f"Each box is one language's premium {choice.corpus.unit} by {choice.corpus.unit} (its tokens over "
-               f"the base's for the same {choice.corpus.unit}): the box holds the middle half, ◆ marks the median. "
+               f"the base's for the same {choice.corpus.unit}): the box holds the middle half, ◆ marks the median "
+               "(hover a box or a ◆ for the values). "
                "Grey boxes marked ⚠ have more unknown tokens than the threshold.")
     summary = research_table(marked)  # core.tax.language_tax made the spread from the same counts
     st.dataframe(summary, hide_index=True, height=min(35 * (len(summary) + 1) + 3, 500), column_config={

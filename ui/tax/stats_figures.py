@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
-from ui.tax.figures import _esc, fmt_ratio, labels, script_color, short_name
+from ui.tax.figures import UPRIGHT_FROM, _esc, bar_label_size, fmt_ratio, labels, script_color, short_name
 
 MAX_BOXES = 60  # more languages than this: the cheapest and dearest halves by median, and the base
 BOARD_VALUES = {"bytes_per_token": "UTF-8 bytes per token", "chars_per_token": "characters per token",
@@ -42,10 +42,16 @@ def box_order(premiums: pd.DataFrame, tokenizer: str, *, order: str = "median",
 
 
 def distribution_figure(premiums: pd.DataFrame, table: pd.DataFrame, tokenizer: str, *, order: str = "median",
-                        unit: str = "segment") -> go.Figure:
+                        unit: str = "segment", presenting: bool = False) -> go.Figure:
     """One box per language: the spread of its per-segment premium under ``tokenizer``, the median
-    marked with a diamond and its value; ``table`` (a validated ``language_tax`` table) gives names,
-    scripts and the ``valid`` flag (a False pair is grey and labelled "⚠ unknown tokens")."""
+    marked with a diamond; ``table`` (a validated ``language_tax`` table) gives names, scripts and the
+    ``valid`` flag (a False pair is grey and labelled "⚠ unknown tokens").
+
+    Every box is labelled, as the premium bars are (``ui.tax.figures.premium_bars``: plotly leaves out
+    every other label that would touch its neighbour), at a size that fits one box's width; the median's
+    value is written over its diamond only while the values fit side by side (``UPRIGHT_FROM`` boxes at
+    most: with 42 languages they ran into each other), and is always in the hover.
+    """
     rows = table[table["tokenizer"] == tokenizer]
     if rows.empty:
         raise ValueError(f"the table has no rows for tokenizer {tokenizer!r}")
@@ -63,8 +69,10 @@ def distribution_figure(premiums: pd.DataFrame, table: pd.DataFrame, tokenizer: 
                              boxpoints="outliers", showlegend=False, customdata=[code] * len(values),
                              hovertemplate=f"{label}: %{{y:.2f}}×<extra></extra>"))
         medians.append((label, float(np.median(values)) if len(values) else np.nan, valid))
+    written = len(codes) <= UPRIGHT_FROM
     traces.append(go.Scatter(
-        x=[m[0] for m in medians], y=[m[1] for m in medians], mode="markers+text", showlegend=False,
+        x=[m[0] for m in medians], y=[m[1] for m in medians], mode="markers+text" if written else "markers",
+        showlegend=False,
         marker={"symbol": "diamond", "size": 9, "color": "#222"}, text=[fmt_ratio(m[1]) for m in medians],
         textposition="top center", textfont={"size": 11}, hovertemplate="%{x}: median %{y:.2f}×<extra></extra>",
         name="median",
@@ -76,10 +84,16 @@ def distribution_figure(premiums: pd.DataFrame, table: pd.DataFrame, tokenizer: 
     if known:
         low, high = min(known, key=lambda m: m[1]), max(known, key=lambda m: m[1])
         title = f"Median per-{unit} premium under {name}: {low[0]} {fmt_ratio(low[1])} … {high[0]} {fmt_ratio(high[1])}"
+    ticks = [m[0] for m in medians]
+    tick = bar_label_size(len(ticks), presenting=presenting)
     layout = {
         "title": {"text": title}, "height": 460, "font": _FONT, "hoverlabel": {"font": _FONT},
         "margin": {"l": 10, "r": 10, "t": 60, "b": 10}, "yaxis": {"type": "log", "title": {"text": "premium (×, log)"}},
-        "xaxis": {"tickangle": -45 if len(codes) > 12 else 0, "automargin": True},
+        "xaxis": {"automargin": True, "tickmode": "array", "tickvals": ticks, "ticktext": ticks,
+                  "tickangle": (0 if len(codes) <= 12 else -45) if len(codes) <= UPRIGHT_FROM else -90,
+                  "tickfont": {"size": tick}},
+        # ui.figures.for_presentation: a full-width chart, whose many labels keep the size set here
+        "meta": {"presentation": {"title_chars": 90, "x_tick_size": tick}},
         "shapes": [{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": 1, "y1": 1,
                     "line": {"dash": "dot", "color": "#666", "width": 1}}],
     }

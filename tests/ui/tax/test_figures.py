@@ -200,3 +200,33 @@ def test_the_wide_table_has_each_tokenizers_median_quartiles_and_share_above_2x(
     assert hindi["GPT-2 median ×"] == row["median"] and hindi["GPT-2 Q1 ×"] == row["q1"]
     assert hindi["GPT-2 Q3 ×"] == row["q3"] and hindi["GPT-2 segments > 2×"] == row["share_above_2x"]
     assert hindi["GPT-2 Q1 ×"] <= hindi["GPT-2 median ×"] <= hindi["GPT-2 Q3 ×"]
+
+
+def test_every_box_of_a_big_distribution_is_labelled_and_no_median_value_runs_into_the_next() -> None:
+    """Issue 21, items 2 and 5: with 42 languages plotly left out every other box's label (the tick
+    angle made them touch) and the medians' values, written over 42 diamonds, ran into each other."""
+    from ui.figures import for_presentation
+    from ui.tax.stats_figures import distribution_figure
+
+    def figure(count: int, presenting: bool = False):
+        languages = tuple(ParallelLanguage(f"l{i}", f"Language {i}", "und", "Latn", "ltr") for i in range(count))
+        segments = {f"l{i}": {"1": "x" * (i + 1), "2": "y" * (i + 2)} for i in range(count)}
+        corpus = ParallelCorpus("many", "Many", "text", languages, ("1", "2"), segments, "t", "t", fingerprint=f"m{count}")
+        table = language_tax(corpus, {"s": Scaled("s", 1.0)}, base="l0")
+        premiums = pd.DataFrame([{"language": f"l{i}", "tokenizer": "s", "premium": float(i + k)}
+                                 for i in range(count) for k in (1, 2)])
+        return distribution_figure(premiums, table, "s", presenting=presenting)
+
+    for presenting in (False, True):
+        big = figure(42, presenting)
+        boxes = [trace for trace in big.data if trace.type == "box"]
+        assert list(big.layout.xaxis.tickvals) == list(big.layout.xaxis.ticktext) == [b.name for b in boxes]
+        assert len(boxes) == 42 and big.layout.xaxis.tickangle == -90
+        median = next(trace for trace in big.data if trace.type == "scatter")
+        assert median.mode == "markers" and "median" in median.hovertemplate
+        # one box's width of label (1,400 px, or 1,280 px beside the sidebar, over 42 boxes)
+        assert big.layout.xaxis.tickfont.size == tf.bar_label_size(42, presenting=presenting) <= 12
+    assert for_presentation(figure(42, True)).layout.xaxis.tickfont.size == tf.bar_label_size(42, presenting=True)
+    small = figure(8)
+    assert next(trace for trace in small.data if trace.type == "scatter").mode == "markers+text"
+    assert small.layout.xaxis.tickangle == 0 and len(small.layout.xaxis.tickvals) == 8
