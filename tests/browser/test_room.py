@@ -12,7 +12,8 @@ pytestmark = pytest.mark.browser
 EVIL = 'Hola <img src=x onerror=alert(1)> "><script>alert(2)</script> 🦀 niño'
 
 
-def test_presentation_mode_shows_the_link_as_a_large_qr_code(page, app_url: str) -> None:
+def test_presentation_mode_shows_the_link_as_a_large_qr_code(blank_page, app_url: str) -> None:
+    page = blank_page  # its first visit is this link
     page.goto(f"{app_url}/?page=playground&present=1&text=Room%20link")
     wait_ready(page, 4)
     sidebar = page.locator("[data-testid=stSidebar]")
