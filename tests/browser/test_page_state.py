@@ -75,10 +75,9 @@ def test_the_playground_comes_back_as_it_was_left(page) -> None:
 
 
 @pytest.mark.skipif(data_dir_or_none() is None, reason="PLAYGROUND_DATA_DIR is not set (Tiny Shakespeare comes from it)")
-def test_the_bpe_form_shows_and_trains_what_was_trained(blank_page, app_url) -> None:
-    page = blank_page  # the session's first page is the BPE page (it was the Playground, then a link to it)
+def test_the_bpe_form_shows_and_trains_what_was_trained(page) -> None:
     page.set_default_timeout(120_000)
-    page.goto(f"{app_url}/BPE_step_by_step")
+    go(page, "BPE step by step")
     page.wait_for_selector(".bpe-merge")
     sidebar = page.locator(SIDEBAR)
     pick_corpus(page, "Tiny Shakespeare")
