@@ -6,7 +6,7 @@ PORT ?= 8501
 REPLICAS ?= 2
 SERVE_PORT ?= 8080
 
-.PHONY: run serve test lint audit bench data install install-dev clean
+.PHONY: run serve test lint audit bench data install install-dev tools clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -20,8 +20,14 @@ $(VENV)/.dev-installed: requirements.txt requirements-dev.txt | $(VENV)/bin/pyth
 	$(PY) -m pip install -q -r requirements-dev.txt
 	touch $@ $(VENV)/.run-installed
 
+# Locust (bench/load_protocol.py) and pip-audit: not in `make test`'s install (about 35 packages fewer).
+$(VENV)/.tools-installed: requirements.txt requirements-dev.txt requirements-tools.txt | $(VENV)/bin/python
+	$(PY) -m pip install -q -r requirements-tools.txt
+	touch $@ $(VENV)/.dev-installed $(VENV)/.run-installed
+
 install: $(VENV)/.run-installed
 install-dev: $(VENV)/.dev-installed
+tools: $(VENV)/.tools-installed
 
 run: install
 	$(PY) -m streamlit run app.py --server.port $(PORT)
@@ -45,7 +51,7 @@ lint: install-dev
 
 # Known advisories of every installed package (PyPI's advisory data: needs the network, so not in test).
 # --strict: a package that could not be checked fails the audit instead of passing unseen.
-audit: install-dev
+audit: tools
 	$(PY) -m pip_audit --strict --progress-spinner off
 
 bench: install-dev

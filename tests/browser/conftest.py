@@ -61,8 +61,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Itera
 
 
 @pytest.fixture()
-def page(browser: object, app_url: str) -> Iterator[object]:
-    """A fresh 1440×900 page on the Playground, with every dialog recorded (and dismissed)."""
+def blank_page(browser: object, app_url: str) -> Iterator[object]:
+    """A fresh 1440×900 page that has opened nothing yet, with every dialog recorded (and dismissed):
+    for a test whose first step is its own address (a page visit is the suite's dearest step)."""
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     page = context.new_page()
     page.dialogs = []  # type: ignore[attr-defined]
@@ -73,8 +74,14 @@ def page(browser: object, app_url: str) -> Iterator[object]:
 
     page.on("dialog", on_dialog)
     page.set_default_timeout(30_000)
-    page.goto(app_url)
     try:
         yield page
     finally:
         context.close()
+
+
+@pytest.fixture()
+def page(blank_page: object, app_url: str) -> object:
+    """``blank_page`` opened on the Playground."""
+    blank_page.goto(app_url)
+    return blank_page

@@ -2,6 +2,11 @@
 
 Only a browser shows these: the fragment that redraws one step, the keyboard shortcuts, the timer of
 "play". Uses the server and chromium fixtures of tests/browser/conftest.py.
+
+A page visit is the suite's dearest step (issue 27), so the ``check_…`` functions, once tests of their
+own on a fresh page each, run one after another on one visit: ``STEPPING`` on the default model (each
+reads the step it starts from), ``TRAINING`` each training its own model. The timed tests (alone on the
+machine under xdist) and the long training keep their own visit.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.browser.settle import wait_settled
 from tests.browser.test_text_pages import IDLE_JS
 from ui.state import BPE_DEFAULT_TEXT
 
@@ -60,7 +66,8 @@ def wait_for_step(page: object, k: int, n: int | None = None) -> None:
     page.locator(".bpe-merge", has_text=wanted).wait_for()
 
 
-def test_train_on_a_small_corpus_then_step_and_see_the_spans_change(bpe_page: object) -> None:
+def check_train_on_a_small_corpus_then_step_and_see_the_spans_change(bpe_page: object) -> None:
+    # was the test test_train_on_a_small_corpus_then_step_and_see_the_spans_change (its own visit of the page)
     page = bpe_page
     sidebar = page.locator('[data-testid="stSidebar"]')
     size = sidebar.get_by_role("spinbutton", name="Merges or vocabulary size")
@@ -79,7 +86,8 @@ def test_train_on_a_small_corpus_then_step_and_see_the_spans_change(bpe_page: ob
     assert page.locator(".tp-spans .tp-hl").count() >= 1
 
 
-def test_the_slider_and_the_arrow_keys_move_the_step(bpe_page: object) -> None:
+def check_the_slider_and_the_arrow_keys_move_the_step(bpe_page: object) -> None:
+    # was the test test_the_slider_and_the_arrow_keys_move_the_step (its own visit of the page)
     page = bpe_page
     k, n = step_of(page)
     slider = page.locator('[data-testid="stSlider"] input[type="range"]')
@@ -111,7 +119,8 @@ def test_a_step_is_quick(bpe_page: object) -> None:
     assert per_step < 2.0, f"one step took {per_step:.2f} s in the browser"
 
 
-def test_play_advances_and_pause_stops(bpe_page: object) -> None:
+def check_play_advances_and_pause_stops(bpe_page: object) -> None:
+    # was the test test_play_advances_and_pause_stops (its own visit of the page)
     page = bpe_page
     slider = page.locator('[data-testid="stSlider"] input[type="range"]')
     slider.focus()
@@ -126,7 +135,8 @@ def test_play_advances_and_pause_stops(bpe_page: object) -> None:
     assert step_of(page)[0] == stopped
 
 
-def test_replay_draws_chunks_under_the_spans(bpe_page: object) -> None:
+def check_replay_draws_chunks_under_the_spans(bpe_page: object) -> None:
+    # was the test test_replay_draws_chunks_under_the_spans (its own visit of the page)
     page = bpe_page
     page.get_by_text("Replay a real tokenizer").click()
     page.wait_for_selector(".tp-spans, .tp-unavailable")
@@ -142,7 +152,8 @@ def test_replay_draws_chunks_under_the_spans(bpe_page: object) -> None:
     assert page.locator(".bpe-chunks .bpe-chunk").count() > 5
 
 
-def test_character_bpe_shows_each_word_end_as_a_visible_badge(bpe_page: object) -> None:
+def check_character_bpe_shows_each_word_end_as_a_visible_badge(bpe_page: object) -> None:
+    # was the test test_character_bpe_shows_each_word_end_as_a_visible_badge (its own visit of the page)
     """Separate </w> (the page's default for character BPE): before any merge, every word of the text
     ends in a zero-width </w> badge that the reader can see."""
     page = bpe_page
@@ -173,7 +184,8 @@ def settled_step(page: object, wanted: int, seconds: float = 30) -> int:
     return step_of(page)[0]
 
 
-def test_ten_quick_key_presses_move_ten_steps(bpe_page: object) -> None:
+def check_ten_quick_key_presses_move_ten_steps(bpe_page: object) -> None:
+    # was the test test_ten_quick_key_presses_move_ten_steps (its own visit of the page)
     page = bpe_page
     k, n = step_of(page)
     page.locator("h1").click()
@@ -187,7 +199,8 @@ def test_ten_quick_key_presses_move_ten_steps(bpe_page: object) -> None:
     assert settled_step(page, 0) == 0
 
 
-def test_ten_quick_clicks_on_next_move_ten_steps(bpe_page: object) -> None:
+def check_ten_quick_clicks_on_next_move_ten_steps(bpe_page: object) -> None:
+    # was the test test_ten_quick_clicks_on_next_move_ten_steps (its own visit of the page)
     page = bpe_page
     page.locator("h1").click()
     page.keyboard.press("Home")
@@ -231,7 +244,8 @@ FRAMES_JS = """() => {
 }"""
 
 
-def test_a_step_is_drawn_whole(bpe_page: object) -> None:
+def check_a_step_is_drawn_whole(bpe_page: object) -> None:
+    # was the test test_a_step_is_drawn_whole (its own visit of the page)
     page = bpe_page
     k, _ = step_of(page)
     page.evaluate(FRAMES_JS)
@@ -260,7 +274,8 @@ def test_keys_pressed_just_after_leaving_the_page_are_not_taken(bpe_page: object
     assert page.evaluate("window.__seen") == ["ArrowRight", "End"]
 
 
-def test_the_arrow_keys_still_step_after_each_switch_of_presentation_mode(bpe_page: object) -> None:
+def check_the_arrow_keys_still_step_after_each_switch_of_presentation_mode(bpe_page: object) -> None:
+    # was the test test_the_arrow_keys_still_step_after_each_switch_of_presentation_mode (its own visit of the page)
     """A run may mount the scrubber's new key queue before it unmounts the old one: the old one's
     cleanup used to silence the new one, and no key press counted until the next run (seen after
     turning presentation mode on, the first thing a speaker does)."""
@@ -307,3 +322,31 @@ def test_a_long_training_can_be_stopped_from_the_page(bpe_page: object, tmp_path
     page.wait_for_function(IDLE_JS)
     assert stop.count() == 0
     assert step_of(page)[1] == before[1]  # the model trained before is still the one shown
+
+
+# On the default model, in this order: the first two step down from the step the page opens on (at
+# least 16 from its start), the presentation switches need four steps below where they start (they
+# come after the clicks to step 10), and "play" starts from step 0 wherever it is.
+STEPPING = (check_a_step_is_drawn_whole, check_ten_quick_key_presses_move_ten_steps,
+            check_ten_quick_clicks_on_next_move_ten_steps,
+            check_the_arrow_keys_still_step_after_each_switch_of_presentation_mode,
+            check_the_slider_and_the_arrow_keys_move_the_step, check_play_advances_and_pause_stops)
+
+
+def test_the_default_model_steps_by_keys_clicks_slider_and_play(bpe_page: object) -> None:
+    for i, check in enumerate(STEPPING):
+        if i:
+            wait_settled(bpe_page)  # each starts on a page at rest, as it did on its own visit
+        check(bpe_page)
+
+
+# Each trains its own model (or replays a real tokenizer) from whatever the page shows; the replay
+# comes last, as it skips where cl100k_base is unavailable.
+TRAINING = (check_train_on_a_small_corpus_then_step_and_see_the_spans_change,
+            check_character_bpe_shows_each_word_end_as_a_visible_badge, check_replay_draws_chunks_under_the_spans)
+
+
+def test_trainings_and_the_replay_each_draw_their_model(bpe_page: object) -> None:
+    for check in TRAINING:
+        wait_settled(bpe_page)  # each starts on a page at rest, as it did on its own visit
+        check(bpe_page)

@@ -30,7 +30,8 @@ def set_text(page, text: str) -> None:
     page.locator(".tp-live-box").fill(text)
 
 
-def test_opens_with_four_tokenizers_spans_and_counts(page) -> None:
+def test_opens_with_four_tokenizers_spans_and_counts_and_typing_changes_them(page) -> None:
+    """Was two tests, each on a visit of its own: the page as it opens, then typing."""
     wait_ready(page, 4)
     page.wait_for_selector("[data-testid=stTable]")
     assert len(page.evaluate(HEADLINES_JS)) == 4
@@ -40,8 +41,7 @@ def test_opens_with_four_tokenizers_spans_and_counts(page) -> None:
     # The CSS reached the page (a sanitizer drops a style element it distrusts).
     assert page.evaluate(f"getComputedStyle(document.querySelector('{SPANS}')).whiteSpace") == "pre-wrap"
 
-
-def test_typing_changes_spans_and_counts(page) -> None:
+    # was test_typing_changes_spans_and_counts
     wait_ready(page, 4)
     before_table = page.evaluate(TABLE_JS)
     set_text(page, "hello hello hello")

@@ -1,10 +1,11 @@
 """Presentation mode in a real browser: the essential view fits one 1280×720 screen, a disabled button
-looks disabled, and a chart's ticks are readable on a 1920×1080 projector without running together."""
+looks disabled, and a chart's ticks are readable on a 1920×1080 projector without running together.
+
+The 1280×720 checks are made on tests/browser/test_stage.py's visit of each page (see ``check_…``)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 
@@ -15,18 +16,6 @@ from tests.browser.test_playground import SPANS, wait_ready
 from tests.conftest import data_dir_or_none
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture()
-def projector(browser, app_url) -> Iterator[object]:
-    """A fresh 1280×720 page; call ``present(page, path)`` to open a page in presentation mode."""
-    context = browser.new_context(viewport={"width": 1280, "height": 720})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    try:
-        yield page
-    finally:
-        context.close()
 
 
 def present(page, url: str) -> None:
@@ -40,17 +29,21 @@ def bottom(page, selector: str) -> float:
     return page.evaluate(f"() => document.querySelector({selector!r}).getBoundingClientRect().bottom")
 
 
-def test_the_playground_shows_pills_on_its_first_screen(projector, app_url) -> None:
-    page = projector
-    present(page, app_url)
+# The checks below were tests of their own, each opening its page afresh at 1280×720 and turning
+# presentation mode on: tests/browser/test_stage.py's tour of every page (the same size, the same mode,
+# the sidebar open) makes them on its own visit of that page (issue 27: fewer page visits).
+
+
+def check_the_playground_shows_pills_on_its_first_screen(page) -> None:
+    """Was test_the_playground_shows_pills_on_its_first_screen (page: the Playground, presenting)."""
     wait_ready(page, 4)
     first_pill = f"{SPANS} b"
     assert bottom(page, first_pill) <= 720, "no pill on the first screen"
 
 
-def test_the_bpe_page_shows_the_merge_the_spans_and_the_race_on_one_screen(projector, app_url) -> None:
-    page = projector
-    present(page, f"{app_url}/BPE_step_by_step")
+def check_the_bpe_page_shows_the_merge_the_spans_and_the_race_on_one_screen(page) -> None:
+    """Was test_the_bpe_page_shows_the_merge_the_spans_and_the_race_on_one_screen (the BPE page, presenting;
+    it leaves the page one step on)."""
     page.wait_for_selector(".bpe-merge")
     for part in (".bpe-merge", ".bpe-col-spans .tp-spans b", ".bpe-board tbody tr"):
         assert bottom(page, part) <= 720, f"{part} is below the fold"
@@ -62,9 +55,8 @@ def test_the_bpe_page_shows_the_merge_the_spans_and_the_race_on_one_screen(proje
     assert bottom(page, ".bpe-merge") <= 720  # a step changes something the audience sees
 
 
-def test_a_disabled_button_looks_disabled(projector, app_url) -> None:
-    page = projector
-    present(page, f"{app_url}/BPE_step_by_step")
+def check_a_disabled_button_looks_disabled(page) -> None:
+    """Was test_a_disabled_button_looks_disabled (the BPE page, presenting; it leaves the page at the last step)."""
     page.wait_for_selector(".bpe-merge")
     wait_scrubber(page)
     page.locator("h1").click()
@@ -125,10 +117,9 @@ CHART_LAYOUT_JS = r"""() => [...document.querySelectorAll('.js-plotly-plot')].fi
 })"""
 
 
-def test_the_place_value_grid_shows_every_number_at_1280x720(projector, app_url) -> None:
-    """The numbers case ("2026" is "202" + "6") without sideways scrolling, sidebar open."""
-    page = projector
-    present(page, f"{app_url}/Pitfalls")
+def check_the_place_value_grid_shows_every_number_at_1280x720(page) -> None:
+    """Was test_the_place_value_grid_shows_every_number_at_1280x720 (Pitfalls, presenting): the numbers
+    case ("2026" is "202" + "6") without sideways scrolling, sidebar open."""
     page.wait_for_selector(".pf-grid td.pf-digit")
     page.wait_for_timeout(500)
     needed, shown = page.evaluate("() => { const w = document.querySelector('.pf-grid-wrap'); "
@@ -144,15 +135,16 @@ CLIPPED_JS = r"""() => [...document.querySelectorAll('[data-testid=stMain] [data
   .map(el => el.textContent)"""
 
 
-@pytest.mark.parametrize(("path", "drawn"), [("Words_and_compression", ".js-plotly-plot .gtitle"),
-                                             ("BPE_step_by_step", ".bpe-merge"),
-                                             ("Beyond_tokenizers", "text=Whole characters")])
-def test_titles_legends_labels_and_chips_are_whole_at_1280x720(projector, app_url, path, drawn) -> None:
-    """Sidebar open. Every chart's title inside its chart and its legend clear of the axis labels
+# What each page's check of titles and legends waits for (its parametrization, when it was a test).
+TITLES_DRAWN = {"Words_and_compression": ".js-plotly-plot .gtitle", "BPE_step_by_step": ".bpe-merge",
+                "Beyond_tokenizers": "text=Whole characters"}
+
+
+def check_titles_legends_labels_and_chips_are_whole_at_1280x720(page, drawn: str) -> None:
+    """Was test_titles_legends_labels_and_chips_are_whole_at_1280x720[path-drawn] (Words, BPE, Beyond,
+    presenting). Sidebar open. Every chart's title inside its chart and its legend clear of the axis labels
     (Words: Zipf, Heaps, OOV; BPE; Beyond's entropy chart); no label, button text or tokenizer chip cut
     off (Beyond: rule, switch, chips, Match button; BPE: the whitespace switch beside the view)."""
-    page = projector
-    present(page, f"{app_url}/{path}")
     page.locator(drawn).first.wait_for()
     page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')")
     page.wait_for_selector(".js-plotly-plot .gtitle")

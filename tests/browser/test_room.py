@@ -12,7 +12,8 @@ pytestmark = pytest.mark.browser
 EVIL = 'Hola <img src=x onerror=alert(1)> "><script>alert(2)</script> 🦀 niño'
 
 
-def test_presentation_mode_shows_the_link_as_a_large_qr_code(page, app_url: str) -> None:
+def test_presentation_mode_shows_the_link_as_a_large_qr_code(blank_page, app_url: str) -> None:
+    page = blank_page  # its first visit is this link
     page.goto(f"{app_url}/?page=playground&present=1&text=Room%20link")
     wait_ready(page, 4)
     sidebar = page.locator("[data-testid=stSidebar]")
@@ -27,14 +28,11 @@ def test_presentation_mode_shows_the_link_as_a_large_qr_code(page, app_url: str)
     assert "PLAYGROUND_PUBLIC_URL is not set" in dialog.inner_text()
 
 
-def test_the_qr_button_is_only_in_presentation_mode(page) -> None:
+def test_the_downloaded_page_works_from_disk_with_the_network_off(page, browser, tmp_path) -> None:
+    """Also test_the_qr_button_is_only_in_presentation_mode, once a visit of its own to the same page."""
     wait_ready(page, 4)
     page.locator("[data-testid=stSidebar]").get_by_text("Copy link").wait_for()
     assert page.locator("[data-testid=stSidebar]").get_by_role("button", name="Show QR code").count() == 0
-
-
-def test_the_downloaded_page_works_from_disk_with_the_network_off(page, browser, tmp_path) -> None:
-    wait_ready(page, 4)
     set_text(page, EVIL)
     page.wait_for_function(f"() => [...document.querySelectorAll('{SPANS}')].every(b => b.textContent.includes('🦀'))"
                            f" && document.querySelectorAll('{SPANS}').length === 4")

@@ -25,7 +25,10 @@ def ready_with_text(page) -> None:
                            " && b.textContent.includes('unbeliev'))", timeout=60_000)
 
 
-def test_the_token_under_the_caret_is_outlined_in_every_column(page) -> None:
+def test_the_caret_outlines_hovering_marks_and_disagreements_notch(page) -> None:
+    """Was three tests, each on a visit of its own to the same text: the caret and the hover only mark
+    the page (no run), and leave nothing marked for the notches."""
+    # was test_the_token_under_the_caret_is_outlined_in_every_column
     ready_with_text(page)
     page.locator(".tp-live-box").evaluate("b => { b.focus(); b.setSelectionRange(3, 3); }")  # un|believable
     page.wait_for_function(f"() => {BOXES}.every(b => b.querySelectorAll('.tp-caret').length === 1)")
@@ -37,9 +40,7 @@ def test_the_token_under_the_caret_is_outlined_in_every_column(page) -> None:
     page.wait_for_function(f"() => {BOXES}.every(b => [...b.querySelectorAll('.tp-caret')]"
                            ".map(e => e.textContent).join('').trim() === 'tokenization')")
 
-
-def test_hovering_a_token_marks_the_same_characters_in_the_other_columns(page) -> None:
-    ready_with_text(page)
+    # was test_hovering_a_token_marks_the_same_characters_in_the_other_columns
     page.locator("[data-testid=stHtml] > .tp-spans").first.locator("b", has_text="ization").first.hover()
     page.wait_for_function(f"() => {BOXES}.slice(1).every(b => b.querySelectorAll('.tp-link').length > 0)")
     linked = marked(page, "tp-link")
@@ -48,9 +49,7 @@ def test_hovering_a_token_marks_the_same_characters_in_the_other_columns(page) -
     page.mouse.move(5, 5)
     page.wait_for_function(f"() => {BOXES}.every(b => b.querySelectorAll('.tp-link').length === 0)")
 
-
-def test_mark_disagreements_notches_the_boundaries_not_all_share(page) -> None:
-    ready_with_text(page)
+    # was test_mark_disagreements_notches_the_boundaries_not_all_share
     assert marked(page, "tp-cut") == [[], [], [], []]
     page.locator("[data-testid=stSidebar] label", has_text="Mark disagreements").first.click()
     page.wait_for_function(f"() => {BOXES}.every(b => b.querySelectorAll('.tp-cut').length > 0)")

@@ -97,15 +97,16 @@ def test_a_long_text_draws_its_first_screenful_and_more_on_scroll(page) -> None:
     assert page.get_by_text(f"{total:,} tokens", exact=True).count() >= 1
 
 
-def test_a_display_switch_does_not_resend_the_ids_view(page) -> None:
+def test_a_display_switch_does_not_resend_the_ids_view(blank_page, app_url) -> None:
     """A rerun that leaves the ids and counts as they were receives only the redrawn boxes."""
+    page = blank_page  # the frames are watched from the first visit on
     received = []
 
     def watch(socket) -> None:
         socket.on("framereceived", lambda payload: received.append(len(payload)))
 
     page.on("websocket", watch)
-    page.reload()
+    page.goto(app_url)
     wait_ready(page, 4)
     set_text(page, "An ordinary sentence, said again and again. " * 1_100)  # ~50 KB, ~10,000 tokens each
     page.wait_for_function(f"() => {BOXES}.length === 4 && {BOXES}.every(b => b.textContent.slice(0, 60).includes('An ordinary'))")

@@ -78,7 +78,7 @@ def test_no_pill_splits_in_presentation_mode_at_1280x720(browser, app_url) -> No
         context.close()
 
 
-def test_a_tap_pins_the_facts_of_a_token(page) -> None:
+def test_a_tap_pins_the_facts_of_a_token_and_of_each_token_of_a_group(page) -> None:
     wait_ready(page, 4)
     page.wait_for_function("() => window.__tpPinInstalled")  # assets/pin.js listens: a tap from now on pins
     pill = page.locator(f"{SPANS} > b").nth(3)
@@ -97,9 +97,7 @@ def test_a_tap_pins_the_facts_of_a_token(page) -> None:
     page.keyboard.press("Escape")
     panel.wait_for(state="detached")
 
-
-def test_a_group_of_byte_tokens_pins_each_token(page) -> None:
-    wait_ready(page, 4)
+    # was test_a_group_of_byte_tokens_pins_each_token, on a visit of its own to the same page
     page.wait_for_function("() => window.__tpPinInstalled")
     group = page.locator(f"{SPANS} .tp-group").first
     box = group.bounding_box()

@@ -66,7 +66,9 @@ def injected(page: object, selector: str) -> int:
     )
 
 
-def test_unicode_page_renders_every_view(open_page) -> None:
+def test_unicode_page_renders_every_view_and_keeps_xss_as_text(open_page) -> None:
+    """Was two tests, each on a visit of its own to the page (issue 27: fewer visits)."""
+    # was test_unicode_page_renders_every_view
     page = open_page("Unicode_and_bytes")
     page.wait_for_selector("[data-testid=stDataFrame]")
     no_exception(page)
@@ -76,9 +78,7 @@ def test_unicode_page_renders_every_view(open_page) -> None:
         page.wait_for_selector(selector)
         no_exception(page)
 
-
-def test_unicode_page_keeps_xss_as_text(open_page) -> None:
-    page = open_page("Unicode_and_bytes")
+    # was test_unicode_page_keeps_xss_as_text
     view(page, "Normalization")
     page.wait_for_selector(".uc-forms")
     type_text(page, XSS)
@@ -87,7 +87,9 @@ def test_unicode_page_keeps_xss_as_text(open_page) -> None:
     assert injected(page, ".uc-forms") == 0 and page.dialogs == []
 
 
-def test_pretokenization_page_draws_chunks_and_keeps_xss_as_text(open_page) -> None:
+def test_pretokenization_page_draws_chunks_keeps_xss_as_text_and_shows_a_regex_error(open_page) -> None:
+    """Was two tests, each on a visit of its own to the page (issue 27: fewer visits)."""
+    # was test_pretokenization_page_draws_chunks_and_keeps_xss_as_text
     page = open_page("Pre-tokenization")
     page.wait_for_function("() => document.querySelectorAll('.tv-rows .tp-spans').length === 6")
     no_exception(page)
@@ -101,9 +103,8 @@ def test_pretokenization_page_draws_chunks_and_keeps_xss_as_text(open_page) -> N
     # a chunk is a pill with its number in the tooltip
     assert "chunk 1 of" in page.locator(".tv-rows .tp-spans b").first.get_attribute("data-x")
 
-
-def test_pretokenization_invalid_regex_shows_an_error(open_page) -> None:
-    page = open_page("Pre-tokenization")
+    # was test_pretokenization_invalid_regex_shows_an_error
+    wait_settled(page)  # it started on a page at rest
     regex_box = page.locator("[data-testid=stSidebar] input[aria-label='Your regex']")
     regex_box.fill("(\\p{L}+")
     regex_box.press("Enter")
@@ -112,7 +113,9 @@ def test_pretokenization_invalid_regex_shows_an_error(open_page) -> None:
     no_exception(page)
 
 
-def test_pitfalls_page_renders_each_case(open_page) -> None:
+def test_pitfalls_page_renders_each_case_and_one_opens_in_the_playground(open_page) -> None:
+    """Was two tests, each on a visit of its own to the page (issue 27: fewer visits)."""
+    # was test_pitfalls_page_renders_each_case
     page = open_page("Pitfalls")
     page.wait_for_selector(".pf-grid")
     no_exception(page)
@@ -123,9 +126,8 @@ def test_pitfalls_page_renders_each_case(open_page) -> None:
         page.wait_for_selector(selector)
         no_exception(page)
 
-
-def test_a_pitfall_opens_in_the_playground_with_its_text(open_page) -> None:
-    page = open_page("Pitfalls")
+    # was test_a_pitfall_opens_in_the_playground_with_its_text
+    wait_settled(page)  # it started on a page at rest
     view(page, "Spelling")
     page.wait_for_selector(".pf-letters")
     page.get_by_role("button", name="Open in the Playground").click()

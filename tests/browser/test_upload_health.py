@@ -21,7 +21,8 @@ pytestmark = pytest.mark.browser
 MAX_STALL_S = 0.5
 
 
-def test_a_runaway_tokenizer_does_not_stall_the_health_check(page, app_url, tmp_path) -> None:
+def test_a_runaway_tokenizer_does_not_stall_the_health_check(blank_page, app_url, tmp_path) -> None:
+    page = blank_page  # one_run opens the Playground itself
     result = one_run(page, app_url, tmp_path, 0, timeout_ms=60_000)
     poller = result.poller
     assert f"in {BASE_BUDGET_S:.0f} s" in result.sentence

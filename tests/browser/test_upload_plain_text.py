@@ -31,7 +31,8 @@ def test_a_file_name_is_plain_text_in_the_counts_table_and_the_ids_tabs(page, tm
     assert "GPT-2 (r50k_base)" in table.inner_text()  # the registry's names read as before
 
 
-def test_the_inside_pages_settings_table_shows_a_files_markdown_as_text(page, app_url, tmp_path) -> None:
+def test_the_inside_pages_settings_table_shows_a_files_markdown_as_text(blank_page, app_url, tmp_path) -> None:
+    page = blank_page  # its first visit is the Inside page
     from tests.pages.test_upload_plain_text import IMAGE, tokenizer_json
 
     path = tmp_path / "md.json"

@@ -19,18 +19,25 @@ SLOPE = re.compile(r"Slope (-?\d+\.\d+)")
 
 
 @pytest.fixture()
-def words_page(browser: object, app_url: str) -> Iterator[object]:
-    """A fresh 1440×900 page on "Words & compression", its first charts drawn."""
+def words_blank(browser: object) -> Iterator[object]:
+    """A fresh 1440×900 page that has opened nothing yet (a test that opens its own link)."""
     context = browser.new_context(viewport={"width": 1440, "height": 900}, accept_downloads=True)
     page = context.new_page()
     page.set_default_timeout(90_000)
-    page.goto(f"{app_url}/Words_and_compression")
-    page.locator(".js-plotly-plot").first.wait_for()
-    page.get_by_text(SLOPE).first.wait_for()
     try:
         yield page
     finally:
         context.close()
+
+
+@pytest.fixture()
+def words_page(words_blank: object, app_url: str) -> object:
+    """A fresh 1440×900 page on "Words & compression", its first charts drawn."""
+    page = words_blank
+    page.goto(f"{app_url}/Words_and_compression")
+    page.locator(".js-plotly-plot").first.wait_for()
+    page.get_by_text(SLOPE).first.wait_for()
+    return page
 
 
 def panel(page: object, name: str) -> object:
@@ -56,11 +63,11 @@ def test_the_zipf_window_moves_with_the_keyboard_and_refits(words_page: object) 
     assert slope(page) != before
 
 
-def test_the_compression_chart_labels_the_real_tokenizers_and_downloads_its_data(words_page: object) -> None:
-    page = words_page
+def test_the_compression_chart_labels_the_real_tokenizers_and_downloads_its_data(words_blank: object, app_url: str) -> None:
+    page = words_blank  # its first visit is the link below
     page.set_default_timeout(180_000)  # the first sweep of the server trains on 1 MB, on a busy machine
     # opened by a link that names the tab and a BPE-only sweep: the link is read in a real browser too
-    page.goto(page.url.split("?")[0] + "?page=words&tab=Compression+vs+vocabulary&others=")
+    page.goto(f"{app_url}/Words_and_compression?page=words&tab=Compression+vs+vocabulary&others=")
     compression = page.get_by_role("tabpanel", name="Compression vs vocabulary")
     chart = compression.locator(".js-plotly-plot")
     chart.wait_for()
