@@ -101,8 +101,25 @@ class PlaygroundUser(User):
             self._close()
 
     def _open(self) -> Session:
+        """A new tab on the Playground; a connection lost while it opens is opened again once, as a
+        browser's page reconnects (counted under ``RECOVERED``)."""
+        try:
+            return self._first_run()
+        except Dropped:
+            started = time.perf_counter()
+            session = self._first_run()
+            events.request.fire(request_type="WS", name=RECOVERED, response_time=(time.perf_counter() - started) * 1000,
+                                response_length=0, exception=None, context={})
+            return session
+
+    def _first_run(self) -> Session:
         session = Session(self.host)
-        session.rerun(query={"page": "playground"})
+        try:
+            session.rerun(query={"page": "playground"})
+        except Exception:
+            with contextlib.suppress(Exception):
+                session.close()
+            raise
         return session
 
     def _act(self, text: str):
@@ -119,7 +136,7 @@ class PlaygroundUser(User):
         except Dropped:
             self._close()
             started = time.perf_counter()
-            self.session = self._open()
+            self.session = self._first_run()
             run = self.session.set_text_and_tokenizers(text, self.labels)
             events.request.fire(request_type="WS", name=RECOVERED, response_time=(time.perf_counter() - started) * 1000,
                                 response_length=0, exception=None, context={})
