@@ -1,5 +1,6 @@
 """The Language tax page's distribution plot in a real browser: one box per language, drawn by
-plotly, sorted by median with each median marked, and the order switch redraws it."""
+plotly, sorted by median with each median marked and each box named under it (no label touching its
+neighbour), and the order switch redraws it."""
 
 from __future__ import annotations
 
@@ -18,9 +19,15 @@ BOXES_JS = """() => {
         const boxes = data.filter(t => t.type === 'box');
         if (!boxes.length) continue;
         const medians = data.find(t => t.name === 'median');
+        const ticks = [...el.querySelectorAll('.xaxislayer-above .xtick text')].map(t => t.getBoundingClientRect())
+            .sort((a, b) => a.left - b.left);
+        const touching = ticks.filter((r, i) => i && r.left < ticks[i - 1].right - 0.5).length;
+        const values = [...el.querySelectorAll('.scatterlayer .textpoint text')].map(t => t.getBoundingClientRect())
+            .sort((a, b) => a.left - b.left);
         return {boxes: boxes.length, drawn: el.querySelectorAll('.boxlayer .trace').length,
                 names: boxes.map(t => t.name), medians: Array.from(medians.y),
-                labels: el.querySelectorAll('.scatterlayer .textpoint').length};
+                marked: el.querySelectorAll('.scatterlayer .point').length, ticks: ticks.length, touching,
+                values_touching: values.filter((r, i) => i && r.left < values[i - 1].right - 0.5).length};
     }
     return null;
 }"""
@@ -48,7 +55,10 @@ def test_the_distribution_plot_draws_a_box_per_language_sorted_by_median(distrib
     page = distribution
     info = page.evaluate(BOXES_JS)
     assert info["boxes"] == 42 and info["drawn"] == 42  # every language of the sample, drawn
-    assert info["medians"] == sorted(info["medians"]) and info["labels"] == 42  # each median written
+    assert info["medians"] == sorted(info["medians"]) and info["marked"] == 42  # each median marked
+    # each box named under it, no name touching the next (plotly left out every other one), and no
+    # median's value written over another's (with 42 boxes they ran into each other: hover gives them)
+    assert info["ticks"] == 42 and info["touching"] == 0 and info["values_touching"] == 0
     assert info["names"][-1] != "English"
     page.get_by_text("corpus order", exact=True).click()
     page.wait_for_function(
