@@ -62,43 +62,36 @@ tax_views.premium_chart(shown, tokenizer, st.session_state[state.LT_FOCUS])
 tax_research.left_out_note(marked, threshold)
 tax_views.focus_view(shown, choice, tokenizer, tokenizers)
 
+
+def premium_table_tab() -> None:
+    unit = choice.corpus.unit
+    st.caption(widgets.md_escape(  # the base's name may come from an uploaded corpus
+        f"Premium (×) = tokens of a language ÷ tokens of {base_name} for the same {unit}s. Bytes × and "
+        "characters × are the same ratio for the text itself: script density, before any tokenizer. Median, "
+        f"Q1 and Q3 are the premium taken {unit} by {unit} (half of the {unit}s lie between Q1 and Q3); "
+        f"segments > 2× is the share of {unit}s that cost more than twice the base's. Click a column to sort, "
+        "a row to see that language's tokens above."
+    ))
+    tax_views.premium_table(marked if threshold is not None else table)  # validation: pairs left out named
+
+
 # Keyed tabs that rerun on a switch: only the open tab computes (its figures and tables are made and
-# sent only when looked at), and the open tab survives reruns and page switches.
-(heatmap_tab, table_tab, distribution_tab, board_tab, generations_tab, units_tab, own_tab, sources_tab) = st.tabs(
-    list(state.LT_TABS), key=state.LT_TAB, on_change="rerun"
+# sent only when looked at), and the open tab survives reruns and page switches. In LT_TABS' order:
+tab_bodies = (
+    lambda: tax_sections.heatmap(shown, tokenizer),
+    premium_table_tab,
+    lambda: tax_research.distribution(choice, tokenizers, marked, tokenizer),
+    lambda: tax_research.leaderboard(choice, threshold),
+    lambda: tax_sections.generations(choice),
+    lambda: tax_sections.practical_units(table, base_name, choice.corpus.unit),
+    lambda: tax_sections.own_translation(tokenizers),
+    lambda: tax_sections.sources(choice.corpus, tokenizers),
 )
-if heatmap_tab.open:
-    with heatmap_tab:
-        tax_sections.heatmap(shown, tokenizer)
-if table_tab.open:
-    with table_tab:
-        unit = choice.corpus.unit
-        st.caption(widgets.md_escape(  # the base's name may come from an uploaded corpus
-            f"Premium (×) = tokens of a language ÷ tokens of {base_name} for the same {unit}s. Bytes × and "
-            "characters × are the same ratio for the text itself: script density, before any tokenizer. Median, "
-            f"Q1 and Q3 are the premium taken {unit} by {unit} (half of the {unit}s lie between Q1 and Q3); "
-            f"segments > 2× is the share of {unit}s that cost more than twice the base's. Click a column to sort, "
-            "a row to see that language's tokens above."
-        ))
-        tax_views.premium_table(marked if threshold is not None else table)  # validation: pairs left out named
-if generations_tab.open:
-    with generations_tab:
-        tax_sections.generations(choice)
-if units_tab.open:
-    with units_tab:
-        tax_sections.practical_units(table, base_name, choice.corpus.unit)
-if own_tab.open:
-    with own_tab:
-        tax_sections.own_translation(tokenizers)
-if distribution_tab.open:
-    with distribution_tab:
-        tax_research.distribution(choice, tokenizers, marked, tokenizer)
-if board_tab.open:
-    with board_tab:
-        tax_research.leaderboard(choice, threshold)
-if sources_tab.open:
-    with sources_tab:
-        tax_sections.sources(choice.corpus, tokenizers)
+for tab, body in zip(st.tabs(list(state.LT_TABS), key=state.LT_TAB, on_change="rerun"), tab_bodies, strict=True):
+    if tab.open:
+        with tab:
+            body()
+
 with st.expander("Why do some languages cost more?"):
     st.markdown(
         "A BPE vocabulary is learned from a corpus, mostly English: common English words become single "
