@@ -18,6 +18,7 @@ from core.text.textio import MAX_UPLOAD_BYTES, decode_text_upload
 from core.tokens.roundtrip import Difference
 from ui.cache import Analysis, Unavailable, retry
 from ui.spans import render_ids, render_legend
+from ui.span_box import span_box
 
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 SPANS_CSS = ASSETS_DIR / "spans.css"
@@ -215,7 +216,7 @@ def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str, *, key: str) 
                 st.caption(md_escape(tokenizer.notes))
     if analysis.lossy:
         head.warning(lossy_note(counts.unknown or 0, analysis.difference), icon=":material/warning:")
-    st.html(spans)
+    span_box(spans, key=f"{key}_spans")
 
 
 def lossy_note(unknown: int, difference: Difference | None = None) -> str:
