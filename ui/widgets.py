@@ -17,8 +17,8 @@ import streamlit as st
 from core.text.textio import MAX_UPLOAD_BYTES, decode_text_upload
 from core.tokens.roundtrip import Difference
 from ui.cache import Analysis, Unavailable, retry
-from ui.spans import render_ids, render_legend
 from ui.span_box import span_box
+from ui.spans import render_ids, render_legend
 
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 SPANS_CSS = ASSETS_DIR / "spans.css"
