@@ -9,15 +9,11 @@ is trusted code that inserts only that markup.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
-_JS = Path(__file__).resolve().parent.parent / "assets" / "span_box.js"
+from ui.scripts import script
 
-# subtle: the script travels with every box on every run (4 boxes a key): without its comments
-_CODE = "\n".join(line for line in _JS.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith("//"))
-_box = st.components.v2.component("tp_span_box", js=_CODE, isolate_styles=False)
+_box = st.components.v2.component("tp_span_box", js=script("span_box.js"), isolate_styles=False)
 
 
 def span_box(html: str, *, key: str) -> None:

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.types import Token
-from ui.span_box import _JS
+from ui.scripts import script
 from ui.spans import render_spans
 
 # Loads the component's module into a blank page and keeps a runner: window.__run(html) mounts the
@@ -56,7 +56,7 @@ def box(text: str, **options: object) -> str:
 def bare(browser: object) -> object:
     context = browser.new_context(viewport={"width": 600, "height": 800})
     page = context.new_page()
-    page.evaluate(SETUP, _JS.read_text(encoding="utf-8"))
+    page.evaluate(SETUP, script("span_box.js"))  # as the component sends it
     yield page
     context.close()
 
