@@ -15,7 +15,7 @@
 // The raw-pieces view draws vocabulary entries, not the text: no offsets, so none of this there.
 
 const UNMARK = { "·": " ", "→": "\t", "↵": "", "␍": "\r", "⍽": "\u00a0", "□": "\u3000" };
-const BOXES = "[data-testid=stHtml] > .tp-spans:not(.tp-raw)";
+const BOXES = ".tp-box > .tp-spans:not(.tp-raw)";
 
 function length(text) {
   let n = 0;
@@ -147,7 +147,7 @@ function assignIds() {
   const view = (window.__tpLinks && window.__tpLinks.view) || "text";
   document.documentElement.dataset.tpView = view;
   if (view === "text") return;
-  for (const box of document.querySelectorAll("[data-testid=stHtml] > .tp-spans")) {
+  for (const box of document.querySelectorAll(".tp-box > .tp-spans")) {
     if (box.__tpIdsOf === box.dataset.ids) continue;
     const ids = (box.dataset.ids || "").split(",");
     let i = 0;

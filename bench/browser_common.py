@@ -27,7 +27,7 @@ CHROMIUM_ARGS = [
 START_TIMEOUT_S = 90
 
 # The Playground's span boxes (not the legend's examples) and "the app is running" spinner.
-BOXES_JS = "[...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')]"
+BOXES_JS = "[...document.querySelectorAll('.tp-box > .tp-spans')]"
 IDLE_JS = "!document.querySelector('[data-testid=stStatusWidget] [data-testid=stSpinner]')"
 
 

@@ -20,7 +20,7 @@ from streamlit.proto.Element_pb2 import Element
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from bench.browser_common import BOXES_JS, IDLE_JS, chromium
-from bench.streamlit_protocol import FINISHED, Session, box_text
+from bench.streamlit_protocol import FINISHED, Session, box_text, column_box
 
 SESSIONS = 3
 # placeholders a run draws while it waits (tokenizers loading): how many depends on timing, not on the client
@@ -85,10 +85,8 @@ def browser_side(browser, url: str, query: dict[str, str], texts: list[str]) -> 
 
     def drawn(element: Element) -> None:
         elements[element.WhichOneof("type") or "?"] += 1
-        if element.WhichOneof("type") == "html":
-            body = element.html.body
-            if 'class="tp-spans' in body and "tp-legend" not in body:
-                boxes.append(box_text(body))
+        if (markup := column_box(element)) is not None:
+            boxes.append(box_text(markup))
 
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     page = context.new_page()

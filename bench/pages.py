@@ -79,7 +79,7 @@ def _tax_bar(page) -> None:
 
 
 VISITS = (
-    Visit("Playground", "", "[data-testid=stHtml] > .tp-spans"),
+    Visit("Playground", "", ".tp-box > .tp-spans"),
     Visit("BPE step by step", "BPE_step_by_step", ".bpe-merge"),
     Visit("Algorithms", "Algorithms", ".al-grid"),
     Visit("Words & compression", "Words_and_compression", ".js-plotly-plot"),

@@ -4,7 +4,7 @@
 sends ``BackMsg.rerun_script`` with a ``ClientState`` (query string, widget states) and reads
 ``ForwardMsg``s until the run's ``script_finished``. It remembers the ids the server gave the widgets
 (the text box, the ``MultiSelect``) so a later rerun can set them, and collects what each run drew:
-the span boxes (``Html`` elements holding ``tp-spans``), the elements by type, any exception.
+the columns' span boxes (``tp_span_box`` components, ``ui/span_box.py``), the elements by type, any exception.
 
 How the text is sent lives in ``TEXT_WIDGET`` and ``text_state``. The Playground's text box is a
 components-v2 element (``ui/live_text.py``): a ``BidiComponent`` named ``tp_live_text`` whose
@@ -33,9 +33,11 @@ from typing import Any
 
 import websocket  # websocket-client: plain blocking sockets, which gevent makes cooperative
 from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.Element_pb2 import Element
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
+SPAN_BOX = "tp_span_box"  # the columns' token boxes (ui/span_box.py)
 TEXT_WIDGET = ("bidi_component", "tp_live_text", "typed")  # (element type, component name, state key)
 TOKENIZERS_WIDGET = ("multiselect", "pg_tokenizers")
 TEXT_KEY = "pg_text"  # the text box's ``data.name`` (its plain session key)
@@ -74,6 +76,14 @@ def text_state(widget_id: str, data: dict[str, Any], last_seq: int, text: str) -
     # as JSON.stringify: no spaces, keys in the order the browser's object has them, no escaping
     state = json.dumps({TEXT_WIDGET[2]: typed}, separators=(",", ":"), ensure_ascii=False)
     return WidgetState(id=widget_id, json_value=state), seq
+
+
+def column_box(element: Element) -> str | None:
+    """The markup of a Playground column's token box (``ui.span_box``: a components-v2 element whose
+    data is ``{"html": ...}``), or None for any other element."""
+    if element.WhichOneof("type") != "bidi_component" or element.bidi_component.component_name != SPAN_BOX:
+        return None
+    return json.loads(element.bidi_component.json or "{}").get("html")
 
 
 def box_text(body: str) -> str:
@@ -166,8 +176,8 @@ class Session:
             run.exceptions.append(element.exception.message)
         elif kind == "alert" and element.alert.format == element.alert.ERROR:
             run.exceptions.append(element.alert.body)
-        elif kind == "html" and 'class="tp-spans' in element.html.body and "tp-legend" not in element.html.body:
-            run.boxes.append(box_text(element.html.body))
+        elif (markup := column_box(element)) is not None:
+            run.boxes.append(box_text(markup))
         elif kind == TEXT_WIDGET[0] and element.bidi_component.component_name == TEXT_WIDGET[1]:
             data = json.loads(element.bidi_component.json or "{}")
             if data.get("name") == TEXT_KEY:

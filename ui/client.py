@@ -19,11 +19,11 @@ from typing import Any
 
 import streamlit as st
 
-from ui.widgets import ASSETS_DIR
+from ui.scripts import script
 
-PIN_JS = (ASSETS_DIR / "pin.js").read_text(encoding="utf-8")
-SPANS_JS = (ASSETS_DIR / "spans.js").read_text(encoding="utf-8")
-STEP_JS = (ASSETS_DIR / "scrubber.js").read_text(encoding="utf-8")
+PIN_JS = script("pin.js")
+SPANS_JS = script("spans.js")
+STEP_JS = script("scrubber.js")
 
 PIN_KEY = "tp_pin_facts"
 SPANS_KEY = "tp_span_tips"

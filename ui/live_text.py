@@ -32,7 +32,7 @@ import streamlit as st
 
 from core.text.textio import without_surrogates
 from ui import state as keys
-from ui.widgets import ASSETS_DIR
+from ui.scripts import script, style
 
 # Above this many characters the box sends its text when typing pauses, not at each key: the
 # issue's floor. Measured so far (server CPU per run, AppTest, 4 tokenizers): ~0.09 s for a new
@@ -50,14 +50,14 @@ _TYPED_SUFFIX = "_live_typed"  # plain session key: True when this run's text ca
 SETTLE_MS = 350  # no key for this long after the columns followed: the box asks for a whole-page run
 
 _box = st.components.v2.component(
-    "tp_live_text", js=(ASSETS_DIR / "live_text.js").read_text(encoding="utf-8"),
-    css=(ASSETS_DIR / "live_text.css").read_text(encoding="utf-8"), isolate_styles=False,
+    "tp_live_text", js=script("live_text.js"),
+    css=style("live_text.css"), isolate_styles=False,
 )
 _done = st.components.v2.component(
-    "tp_live_done", js=(ASSETS_DIR / "live_done.js").read_text(encoding="utf-8"), isolate_styles=False
+    "tp_live_done", js=script("live_done.js"), isolate_styles=False
 )
 _whole = st.components.v2.component(
-    "tp_live_whole", js=(ASSETS_DIR / "live_whole.js").read_text(encoding="utf-8"), isolate_styles=False
+    "tp_live_whole", js=script("live_whole.js"), isolate_styles=False
 )
 
 

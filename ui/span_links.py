@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from ui.widgets import ASSETS_DIR
+from ui.scripts import script, style
 
 DISAGREE_HELP = (
     "Notch the end of every token where not all the chosen tokenizers cut (compared on character "
@@ -26,8 +26,8 @@ DISAGREE_HELP = (
 )
 
 _links = st.components.v2.component(
-    "tp_span_links", js=(ASSETS_DIR / "span_links.js").read_text(encoding="utf-8"),
-    css=(ASSETS_DIR / "span_links.css").read_text(encoding="utf-8"), isolate_styles=False,
+    "tp_span_links", js=script("span_links.js"),
+    css=style("span_links.css"), isolate_styles=False,
 )
 
 

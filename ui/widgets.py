@@ -9,7 +9,6 @@ from __future__ import annotations
 import html
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import streamlit as st
@@ -17,9 +16,10 @@ import streamlit as st
 from core.text.textio import MAX_UPLOAD_BYTES, decode_text_upload
 from core.tokens.roundtrip import Difference
 from ui.cache import Analysis, Unavailable, retry
+from ui.scripts import ASSETS_DIR  # the pages read their stylesheets through it
+from ui.span_box import span_box
 from ui.spans import render_ids, render_legend
 
-ASSETS_DIR = Path(__file__).resolve().parent.parent / "assets"
 SPANS_CSS = ASSETS_DIR / "spans.css"
 IDS_SHOWN = 20_000  # ids drawn in the code block; all of them are in the download
 # Uploads longer than this skip the text area: a browser resends a text area's whole value on every
@@ -215,7 +215,7 @@ def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str, *, key: str) 
                 st.caption(md_escape(tokenizer.notes))
     if analysis.lossy:
         head.warning(lossy_note(counts.unknown or 0, analysis.difference), icon=":material/warning:")
-    st.html(spans)
+    span_box(spans, key=f"{key}_spans")
 
 
 def lossy_note(unknown: int, difference: Difference | None = None) -> str:

@@ -50,6 +50,12 @@ def live_box(element_id: str, name: str, **data: object) -> ForwardMsg:
     return element("bidi_component", id=element_id, component_name=component, json=json.dumps({"name": name, **data}))
 
 
+def span_box(markup: str) -> ForwardMsg:
+    """A column's token box as ui/span_box.py sends it."""
+    return element("bidi_component", id="$$ID-0-pg_card_x_spans", component_name="tp_span_box",
+                   json=json.dumps({"html": markup}))
+
+
 def test_a_run_collects_boxes_widgets_and_skips_the_legend() -> None:
     box = '<div data-s="t" class="tp-spans"><b class=c1>Hola</b><b class=c2> &lt;x&gt;</b></div>'
     legend = '<div class="tp-legend"><div class="tp-spans"><b>x</b></div></div>'
@@ -57,11 +63,12 @@ def test_a_run_collects_boxes_widgets_and_skips_the_legend() -> None:
         live_box("$$ID-abc-pg_text_live", "pg_text", text="x", version=2, ack=5, label="Text"),
         live_box("$$ID-fed-pg_text_live_done", "pg_text", seq=5, component="tp_live_done"),  # not the box
         element("multiselect", id="$$ID-def-pg_tokenizers", options=["GPT-2 (r50k_base)", "cl100k_base"]),
-        element("html", body=legend), element("html", body=box),
-        finished(ForwardMsg.FINISHED_EARLY_FOR_RERUN), element("html", body=box), finished(),
+        element("html", body=legend), element("html", body=box),  # the legend, a box that is not a column
+        span_box(box), finished(ForwardMsg.FINISHED_EARLY_FOR_RERUN), span_box(box), finished(),
     ])
     run = client._read_run()
-    assert run.boxes == ["Hola <x>", "Hola <x>"] and run.elements["html"] == 3
+    assert run.boxes == ["Hola <x>", "Hola <x>"] and run.elements["html"] == 2
+    assert run.elements["bidi_component"] == 4
     assert client.widget_ids == {"pg_text": "$$ID-abc-pg_text_live", "pg_tokenizers": "$$ID-def-pg_tokenizers"}
     assert (client.text_data["version"], client.text_data["ack"]) == (2, 5)
     assert client.options["pg_tokenizers"][0] == "GPT-2 (r50k_base)"

@@ -31,7 +31,7 @@ def test_the_svg_renders_in_chromium_with_its_text(browser, tmp_path) -> None:
 
 def test_the_playground_cards_offer_svg_png_json_and_csv(page) -> None:
     page.wait_for_function(
-        "() => document.querySelectorAll('[data-testid=stHtml] > .tp-spans').length === 4", timeout=60_000
+        "() => document.querySelectorAll('.tp-box > .tp-spans').length === 4", timeout=60_000
     )
     page.get_by_role("button", name="Export").first.click()
     body = page.locator("[data-testid=stPopoverBody]", has_text="For slides")

@@ -16,7 +16,7 @@ def test_the_address_is_a_link_to_the_view(browser, app_url: str) -> None:
         page.set_default_timeout(60_000)
         page.goto(f"{app_url}/?page=playground&text=Linked%20text%202026&tokenizers=cl100k_base,o200k_base")
         page.wait_for_function(
-            "() => document.querySelectorAll('[data-testid=stHtml] > .tp-spans').length === 2", timeout=60_000
+            "() => document.querySelectorAll('.tp-box > .tp-spans').length === 2", timeout=60_000
         )
         page.wait_for_function(
             "() => (document.querySelector('.tp-live-box') || {}).value === 'Linked text 2026'"
@@ -31,7 +31,7 @@ def test_the_address_is_a_link_to_the_view(browser, app_url: str) -> None:
         other = context.new_page()
         other.goto(page.url)
         other.wait_for_function(
-            "() => document.querySelectorAll('[data-testid=stHtml] > .tp-spans i').length > 0", timeout=60_000
+            "() => document.querySelectorAll('.tp-box > .tp-spans i').length > 0", timeout=60_000
         )
         other.wait_for_function(
             "() => (document.querySelector('.tp-live-box') || {}).value === 'Linked text 2026'"

@@ -24,7 +24,7 @@ TYPED = (
 SETTLED_JS = f"""() => {{ const r = window.__tpLive, s = r && r.boxes['{state.PG_TEXT}'], w = r && r.whole && r.whole['{state.PG_TEXT}'];
     return Boolean(s && w && s.box.value === s.sentText && w.seq >= s.sentSeq); }}"""
 # The ids each column's box lists (data-ids, base 36), in column order.
-IDS_JS = "() => [...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')].map(b => b.dataset.ids)"
+IDS_JS = "() => [...document.querySelectorAll('.tp-box > .tp-spans')].map(b => b.dataset.ids)"
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +71,7 @@ def test_the_columns_follow_while_typing_goes_on(page, tokenizers) -> None:
     wait_ready(page, 4)
     clear_box(page)
     page.evaluate("""() => { window.__tpSeen = new Set(); new MutationObserver(() => {
-        for (const b of document.querySelectorAll('[data-testid=stHtml] > .tp-spans'))
+        for (const b of document.querySelectorAll('.tp-box > .tp-spans'))
             window.__tpSeen.add(b.textContent); }).observe(document.body, {subtree: true, childList: true}); }""")
     page.keyboard.type(TYPED[:120], delay=40)
     wait_columns(page, expected_ids(tokenizers, TYPED[:120]))
@@ -133,5 +133,5 @@ def test_a_long_text_applies_when_typing_pauses_and_says_so(page) -> None:
     page.locator(BOX).fill(long)
     note.wait_for(state="visible")
     assert note.inner_text() == PAUSE_NOTE
-    page.wait_for_function("() => document.querySelector('[data-testid=stHtml] > .tp-spans')"
+    page.wait_for_function("() => document.querySelector('.tp-box > .tp-spans')"
                            ".textContent.startsWith('Long text for the pause rule.')", timeout=60_000)

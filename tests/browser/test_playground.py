@@ -6,7 +6,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-SPANS = "[data-testid=stHtml] > .tp-spans"  # the columns' spans, not the legend's examples
+SPANS = ".tp-box > .tp-spans"  # the columns' spans, not the legend's examples
 XSS = "<script>alert(1)</script>\n<img src=x onerror=alert(1)>\n</span><b>x"
 
 # The token count headline of each column ("184 tokens"), in page order.
@@ -18,7 +18,7 @@ TABLE_JS = "() => (document.querySelector('[data-testid=stTable]') || {}).innerT
 def wait_ready(page, columns: int) -> None:
     """Wait until ``columns`` span boxes are drawn and the app is not running."""
     page.wait_for_function(
-        """n => document.querySelectorAll('[data-testid=stHtml] > .tp-spans').length === n
+        """n => document.querySelectorAll('.tp-box > .tp-spans').length === n
                && !document.querySelector('[data-testid=stStatusWidget] [data-testid=stSpinner]')""",
         arg=columns,
         timeout=60_000,
@@ -46,7 +46,7 @@ def test_opens_with_four_tokenizers_spans_and_counts_and_typing_changes_them(pag
     before_table = page.evaluate(TABLE_JS)
     set_text(page, "hello hello hello")
     page.wait_for_function(
-        """() => { const boxes = [...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')];
+        """() => { const boxes = [...document.querySelectorAll('.tp-box > .tp-spans')];
                    return boxes.length === 4 && boxes.every(b => b.textContent.startsWith('hello hello hello')
                           || b.textContent.includes('hello hello hello')); }""",
         timeout=60_000,
@@ -75,7 +75,7 @@ def test_xss_strings_stay_text(page) -> None:
     wait_ready(page, 4)
     set_text(page, XSS)
     page.wait_for_function(
-        """() => { const boxes = [...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')];
+        """() => { const boxes = [...document.querySelectorAll('.tp-box > .tp-spans')];
                    return boxes.length === 4 && boxes.every(b => b.textContent.includes('onerror=alert(1)')); }""",
         timeout=60_000,
     )
@@ -121,7 +121,7 @@ def test_a_refused_upload_says_so_and_keeps_the_text(page, tmp_path) -> None:
     page.wait_for_function(f"() => ({refusal})().includes('refused')")
     assert "over 5 MB" in page.evaluate(refusal)
     assert not note.is_visible()  # the old "Loaded" line no longer claims the new file
-    page.wait_for_function("() => document.querySelector('[data-testid=stHtml] > .tp-spans')"
+    page.wait_for_function("() => document.querySelector('.tp-box > .tp-spans')"
                            ".textContent.includes('hello from a small file')")
 
 

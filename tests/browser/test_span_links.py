@@ -10,7 +10,7 @@ from tests.browser.test_playground import set_text, wait_ready
 pytestmark = pytest.mark.browser
 
 TEXT = "unbelievable tokenization 👩‍💻 2026"
-BOXES = "[...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')]"
+BOXES = "[...document.querySelectorAll('.tp-box > .tp-spans')]"
 
 
 def marked(page, name: str) -> list[list[str]]:
@@ -41,7 +41,7 @@ def test_the_caret_outlines_hovering_marks_and_disagreements_notch(page) -> None
                            ".map(e => e.textContent).join('').trim() === 'tokenization')")
 
     # was test_hovering_a_token_marks_the_same_characters_in_the_other_columns
-    page.locator("[data-testid=stHtml] > .tp-spans").first.locator("b", has_text="ization").first.hover()
+    page.locator(".tp-box > .tp-spans").first.locator("b", has_text="ization").first.hover()
     page.wait_for_function(f"() => {BOXES}.slice(1).every(b => b.querySelectorAll('.tp-link').length > 0)")
     linked = marked(page, "tp-link")
     assert linked[0] == []  # not in the hovered token's own column

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 SPLIT_PILLS_JS = """() => {
   const split = [];
   let count = 0;
-  for (const el of document.querySelectorAll('[data-testid=stHtml] > .tp-spans :is(b, .tp-group)')) {
+  for (const el of document.querySelectorAll('.tp-box > .tp-spans :is(b, .tp-group)')) {
     if (el.closest('.tp-group') && !el.classList.contains('tp-group')) continue;
     count += 1;
     const rects = [...el.getClientRects()].filter(r => r.width > 0.5 && r.height > 0.5);
@@ -118,7 +118,7 @@ def long_boxes(page, line: str, times: int) -> None:
     wait_ready(page, 4)
     set_text(page, line * times)
     page.wait_for_function(
-        """text => { const boxes = [...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')];
+        """text => { const boxes = [...document.querySelectorAll('.tp-box > .tp-spans')];
                    return boxes.length === 4 && boxes.every(b => b.textContent.includes(text))
                           && boxes.some(b => b.classList.contains('tp-overflowing')); }""",
         arg=line.strip()[:14],

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 
 # (path, sidebar label, something drawn once the page has run)
 PAGES = (
-    ("", "Playground", "[data-testid=stHtml] > .tp-spans"),
+    ("", "Playground", ".tp-box > .tp-spans"),
     ("BPE_step_by_step", "BPE step by step", ".bpe-merge"),
     ("Algorithms", "Algorithms", ".al-grid"),
     ("Words_and_compression", "Words & compression", ".js-plotly-plot"),
@@ -243,7 +243,7 @@ def test_language_tax_labels_every_bar_and_opens_the_charts_tokenizer_first(wide
 FAMILY = "\U0001F468\u200d\U0001F469\u200d\U0001F467"
 ROW_TEXT = f"el niño ﬁnds a {FAMILY} family"
 ROW_JS = r"""() => {
-  const boxes = [...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')].slice(0, 4);
+  const boxes = [...document.querySelectorAll('.tp-box > .tp-spans')].slice(0, 4);
   const words = [];
   for (const alert of document.querySelectorAll('[data-testid=stAlertContentWarning]')) {
     const walker = document.createTreeWalker(alert, NodeFilter.SHOW_TEXT);
@@ -279,8 +279,8 @@ def test_four_columns_level_boxes_lossy_flags_that_say_what_and_a_family_on_one_
     query = urllib.parse.urlencode({"page": "playground", "text": encode(ROW_TEXT, ""), "columns": "4",
                                     "tokenizers": "gpt2,cl100k_base,bert_uncased,t5"})
     page.goto(f"{app_url}/?{query}")
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=stHtml] > .tp-spans').length === 4")
-    settle(page, "[data-testid=stHtml] > .tp-spans")
+    page.wait_for_function("() => document.querySelectorAll('.tp-box > .tp-spans').length === 4")
+    settle(page, ".tp-box > .tp-spans")
     row = page.evaluate(ROW_JS)
     assert max(row["tops"]) - min(row["tops"]) <= 2, f"the boxes start at {row['tops']}"
     assert row["broken"] == [], f"words broken across lines: {row['broken']}"
@@ -319,7 +319,7 @@ def test_beyond_shows_every_pick_and_whole_options_at_1400(wide, app_url) -> Non
 
 
 # Item 4: what a 1280×720 screen shows in presentation mode, measured on the boxes the README names.
-PLAYGROUND_LINES_JS = r"""() => [...document.querySelectorAll('[data-testid=stHtml] > .tp-spans')].slice(0, 2).map(box => {
+PLAYGROUND_LINES_JS = r"""() => [...document.querySelectorAll('.tp-box > .tp-spans')].slice(0, 2).map(box => {
   const b = box.getBoundingClientRect(), low = Math.min(innerHeight, b.bottom);
   const tops = [...box.querySelectorAll('.tp-t, .tp-spans > b')].map(t => t.getBoundingClientRect())
     .filter(r => r.height && r.bottom <= low + 1).map(r => Math.round(r.top));

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -25,3 +26,14 @@ def open_page(path: str, *, timeout: float, state: Mapping[str, Any] | None = No
     for name, value in (params or {}).items():
         at.query_params[name] = value
     return rerun(at)
+
+
+def span_boxes(at: AppTest) -> list[str]:
+    """The markup of every token box the run drew through ``ui.span_box`` (the Playground's columns),
+    in page order: AppTest shows those components-v2 elements as unknown elements, their data as JSON."""
+    boxes = []
+    for element in at.get("bidi_component"):
+        proto = element.proto
+        if proto.component_name == "tp_span_box" and proto.WhichOneof("data") == "json":
+            boxes.append(json.loads(proto.json)["html"])
+    return boxes

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.pages.apptest import open_page
+from tests.pages.apptest import open_page, span_boxes
 from tests.pages.live import live_box
 from ui import columns, state
 from ui.span_facts import read_facts
@@ -28,7 +28,8 @@ def headings(at: AppTest) -> list[str]:
 
 
 def spans(at: AppTest) -> list[str]:
-    return [h.proto.body for h in at.html if 'class="tp-spans' in h.proto.body and "tp-legend" not in h.proto.body]
+    """The columns' token boxes (the legend's examples are ``st.html`` and not among them)."""
+    return span_boxes(at)
 
 
 def token_headlines(at: AppTest) -> list[str]:

@@ -1,0 +1,21 @@
+"""A token box patched in place: the Playground's columns draw their spans through it.
+
+``st.html`` re-creates its element on every run: each key typed in the Playground made the browser
+sanitize, parse, style and lay out every pill of every column again (about 1,600 at 1 KB × 4). This
+components-v2 element (``assets/span_box.js``) keeps the box it drew and swaps only the children that
+changed. The markup is ``ui.spans.render_spans``'s, where every piece of text is escaped; the element
+is trusted code that inserts only that markup.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.scripts import script
+
+_box = st.components.v2.component("tp_span_box", js=script("span_box.js"), isolate_styles=False)
+
+
+def span_box(html: str, *, key: str) -> None:
+    """Draw ``html`` (a ``render_spans`` box) under ``key``; the next run's box patches this one."""
+    _box(key=key, data={"html": html}, height="content")
