@@ -292,7 +292,13 @@ def figure_image(figure: object, fmt: str, *, width: int = 1280, height: int = 7
     """A plotly figure as PNG or SVG through kaleido (which drives the system Chromium)."""
     if fmt not in ("png", "svg"):
         raise ValueError("fmt must be 'png' or 'svg'")
-    try:
-        return figure.to_image(format=fmt, width=width, height=height, scale=2 if fmt == "png" else 1)
-    except Exception as exc:  # noqa: BLE001 — kaleido raises its own errors when no browser is found
-        raise ValueError(f"the chart could not be drawn as {fmt.upper()} ({type(exc).__name__}: {exc})") from None
+    for attempt in range(2):
+        try:
+            return figure.to_image(format=fmt, width=width, height=height, scale=2 if fmt == "png" else 1)
+        except Exception as exc:  # noqa: BLE001 — kaleido raises its own errors when no browser is found
+            # subtle: on a busy machine kaleido may call into its page before the page's script has
+            # defined it ("ReferenceError: kaleido_scopes is not defined"); a second try finds it loaded
+            if attempt == 0 and "ReferenceError" in str(exc):
+                continue
+            raise ValueError(f"the chart could not be drawn as {fmt.upper()} ({type(exc).__name__}: {exc})") from None
+    raise AssertionError("unreachable")  # the loop returns or raises

@@ -105,6 +105,30 @@ def test_chart_images() -> None:
         export.figure_image(figure, "gif")
 
 
+def test_a_chart_image_is_tried_again_when_kaleidos_page_was_not_ready(monkeypatch) -> None:
+    figure = go.Figure(go.Bar(x=["a", "b"], y=[1, 2]))
+    calls = []
+
+    def flaky(**options: object) -> bytes:
+        calls.append(options)
+        if len(calls) == 1:  # what kaleido raised on a loaded machine
+            raise RuntimeError("{'className': 'ReferenceError', 'description': 'ReferenceError: kaleido_scopes is not defined'}")
+        return b"<svg/>"
+
+    monkeypatch.setattr(figure, "to_image", flaky)
+    assert export.figure_image(figure, "svg") == b"<svg/>" and len(calls) == 2
+    calls.clear()
+
+    def broken(**options: object) -> bytes:
+        calls.append(options)
+        raise RuntimeError("no browser")
+
+    monkeypatch.setattr(figure, "to_image", broken)
+    with pytest.raises(ValueError, match="no browser"):
+        export.figure_image(figure, "png")
+    assert len(calls) == 1  # any other failure is said at once
+
+
 HOSTILE = ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3+cmd|' /C calc'!A0", "@SUM(A1)", "\tx", "\rx"]
 
 
