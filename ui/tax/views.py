@@ -20,6 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from core.fetch.sources import SourceUnavailable
+from core.tax import kept_counts
 from core.tax import language_tax as lt
 from core.tax import parallel_corpus
 from core.tax.parallel_upload import parallel_from_upload
@@ -55,10 +56,51 @@ TABLES_MB = 16  # measured tables (one per corpus, base, languages and tokenizer
 
 
 @st.cache_resource(show_spinner=False)
-def counts_memo() -> lt.CountsMemo:
+def counts_memo() -> kept_counts.DiskBackedCounts:
     """Per-segment token counts by (corpus, fingerprint, language, tokenizer), shared by all sessions,
-    bounded by ``PLAYGROUND_TAX_COUNTS_MB``."""
-    return lt.CountsMemo(max_bytes=int(COUNTS_MB * 1e6))
+    bounded by ``PLAYGROUND_TAX_COUNTS_MB``; those of a catalog corpus under a registry tokenizer are
+    also kept on disk (``core.tax.kept_counts``) for the next server process."""
+    return kept_counts.DiskBackedCounts(lt.CountsMemo(max_bytes=int(COUNTS_MB * 1e6)), identity=fixed_counts)
+
+
+def fixed_counts(key: tuple[str, ...]) -> str | None:
+    """What memo key ``key`` (corpus, fingerprint, language, tokenizer digest or "") depends on when it
+    names only fixed things, else ``None`` (kept in memory only): a catalog corpus with its fingerprint,
+    and no tokenizer (the text's own counts, "") or a registry tokenizer, named by its file's sha256.
+    Never a session's upload, corpus or tokenizer."""
+    corpus, fingerprint, _, tokenizer = key
+    if corpus not in _catalog_keys() or not fingerprint:
+        return None
+    return "" if tokenizer == "" else _registry_file(tokenizer)
+
+
+@functools.cache
+def _catalog_keys() -> frozenset[str]:
+    return frozenset(entry.key for entry in parallel_corpus.parallel_catalog()) - {YOURS}
+
+
+def _registry_file(digest: str) -> str | None:
+    """``key@sha256`` of the file behind registry digest ``digest`` (``ui.cache.registry_ref``), or ``None``.
+
+    A pinned file's digest carries its pin; an unpinned one's (XLM-R: the data folder's file is rebuilt)
+    is the bare key, named here by the sha256 of the file this process loaded."""
+    from core import pretrained
+    from core.fetch import sources
+
+    key, _, short = digest.partition("@")
+    spec = pretrained.registry().get(key)
+    if spec is None or len(spec.files) != 1:
+        return None
+    pin = spec.files[0].sha256
+    if pin:
+        return f"{key}@{pin}" if short == pin[:16] else None
+    loaded = cache.tokenizer_store().peek(key)
+    if short or loaded is None or isinstance(loaded, cache.Unavailable):
+        return None
+    try:
+        return f"{key}@{sources.obtain(spec.files[0]).sha256}"  # found where it was loaded from: no download
+    except SourceUnavailable:
+        return None
 
 
 @st.cache_resource(show_spinner=False, ttl=600)
