@@ -329,8 +329,9 @@ def _count(choice: Choice, tokenizers: dict[str, Any], by_memo: dict[str, str]) 
 
 def chart_tokenizer(table: pd.DataFrame) -> str:
     """The segmented control choosing the tokenizer of the bar chart and the spans."""
-    names = table.drop_duplicates("tokenizer").set_index("tokenizer")["tokenizer_name"]
-    keys = list(names.index)
+    names = derived(table, "tokenizer names",
+                    lambda t: t.drop_duplicates("tokenizer").set_index("tokenizer")["tokenizer_name"].to_dict())
+    keys = list(names)
     if st.session_state[state.LT_CHART_TOKENIZER] not in keys:
         st.session_state[state.LT_CHART_TOKENIZER] = "cl100k_base" if "cl100k_base" in keys else keys[0]
     return st.segmented_control("Tokenizer of the chart", keys, format_func=lambda k: tf.short_name(k, names[k]),
@@ -346,12 +347,12 @@ def _on_bar_click() -> None:
 
 def premium_chart(table: pd.DataFrame, tokenizer: str, focus: str) -> None:
     """The bar chart (a click on a bar shows that language below), a note when it shows a subset, its CSV."""
-    n = table["language"].nunique()
+    n = len(derived(table, "labels", tf.labels))
     if n > tf.MAX_BARS:
         st.caption(f"The chart shows the {tf.MAX_BARS // 2} cheapest and {tf.MAX_BARS // 2} dearest of {n:,} "
                    "languages; the table below has all of them.")
-    rows = tf.chart_rows(table, tokenizer)[["name", "script_name", "premium", "bytes_ratio", "chars_ratio",
-                                            "tokens", "base_tokens", "unknown_share"]]
+    rows = derived(table, f"chart rows@{tokenizer}", lambda t: tf.chart_rows(t, tokenizer)[
+        ["name", "script_name", "premium", "bytes_ratio", "chars_ratio", "tokens", "base_tokens", "unknown_share"]])
     presenting = bool(st.session_state.get(state.PRESENTATION))
     widgets.chart(kept(tf.premium_bars, table, tokenizer, focus=focus, presenting=presenting), rows, key="lt_bars", name=f"language_tax_{tokenizer}",
                   on_select=_on_bar_click, selection_mode="points")
@@ -362,22 +363,23 @@ def premium_chart(table: pd.DataFrame, tokenizer: str, focus: str) -> None:
 
 def focus_view(table: pd.DataFrame, choice: Choice, tokenizer: str, tokenizers: dict[str, Any]) -> None:
     """The focused language and the base side by side as token spans, and "open in the Playground"."""
-    corpus, rows = choice.corpus, table[table["tokenizer"] == tokenizer]
-    codes = list(rows["language"])
+    corpus, rows = choice.corpus, _rows_by_language(table, tokenizer)
+    codes = list(rows)
     if st.session_state[state.LT_FOCUS] not in codes:
-        others = rows[~rows["is_base"]]
-        st.session_state[state.LT_FOCUS] = others.loc[others["premium"].idxmax(), "language"] if len(others) else codes[0]
-    names = tf.labels(table)
+        others = {code: row["premium"] for code, row in rows.items() if not row["is_base"]}
+        st.session_state[state.LT_FOCUS] = max(others, key=lambda c: (others[c] == others[c], others[c]),
+                                               default=codes[0])
+    names = derived(table, "labels", tf.labels)
     left, right = st.columns([2, 1], vertical_alignment="bottom")
     focus = left.selectbox("Language shown as tokens", codes, format_func=names.__getitem__, key=state.LT_FOCUS)
     shared = corpus.shared([focus, choice.base])[:FOCUS_SEGMENTS]
     if right.button("Open in the Playground", key="lt_open_playground", icon=":material/open_in_new:"):
         _open_in_playground(corpus.text(focus, corpus.shared([focus, choice.base])), tokenizer, list(tokenizers))
-    row = rows[rows["language"] == focus].iloc[0]
+    row = rows[focus]
     columns = st.columns(2 if focus != choice.base else 1, gap="medium")
     for code, column in zip(dict.fromkeys([choice.base, focus]), columns, strict=False):
         with column:
-            shown = rows[rows["language"] == code].iloc[0]
+            shown = rows[code]
             st.markdown(f"**{md_escape(names[code])}** · {shown['tokens']:,} tokens in all "
                         f"({tf.fmt_ratio(shown['premium'])})")
             st.html(segments_html(corpus, code, shared, tokenizer))
@@ -388,6 +390,12 @@ def focus_view(table: pd.DataFrame, choice: Choice, tokenizer: str, tokenizers: 
         st.caption(md_escape(f"{names[focus]}: {provenance}."))
     if corpus.notice:  # the texts are shown: so is their attribution (PUD's CC BY-SA asks for it)
         st.caption(md_escape(f"{corpus.notice} Licence: {corpus.licence}."))
+
+
+def _rows_by_language(table: pd.DataFrame, tokenizer: str) -> dict[str, dict[str, Any]]:
+    """The rows of ``tokenizer`` as records by language code, in the table's order, once per kept table."""
+    frame = derived(table, f"rows@{tokenizer}", lambda t: t[t["tokenizer"] == tokenizer])
+    return {row["language"]: row for row in frame.to_dict("records")}
 
 
 def segments_html(corpus: parallel_corpus.ParallelCorpus, code: str, ids: tuple[str, ...], tokenizer: str) -> str:
