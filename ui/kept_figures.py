@@ -9,12 +9,16 @@ one. Inputs are keyed by value: a frame by its shape, labels and a hash of its c
 Subtle: plotly applies the default template only to a figure that has none, and an unvalidated
 figure drops a template given in its dict; so the kept dict leaves the default template out and the
 new figure gets it back from plotly. A figure with another template, or an input that cannot be a
-key (a frame holding lists), is built every time, as before.
+key (a frame holding lists), is built every time, as before. A frame's key is computed once per frame
+object (hashing the Language tax's table was a tenth of a warm view): a frame given to ``kept`` must
+not be changed in place afterwards (the pages give the process-wide kept tables, which no one changes).
 """
 
 from __future__ import annotations
 
 import copy
+import threading
+import weakref
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -35,15 +39,34 @@ def figures() -> SizedCache[dict[str, Any] | None]:
                       size=lambda spec: 64 if spec is None else len(pio.to_json(spec, validate=False)))
 
 
+_FRAME_KEYS: dict[int, tuple[weakref.ref, Hashable]] = {}  # id(frame) -> (the frame, its key), while it lives
+_FRAME_KEYS_LOCK = threading.Lock()
+
+
 def value_key(value: Any) -> Hashable:
     """``value`` as a cache key: a frame by shape, labels and a hash of its cells; raises ``TypeError`` when
     it cannot be one (a frame holding lists, an unhashable object)."""
     if isinstance(value, pd.DataFrame | pd.Series):
+        with _FRAME_KEYS_LOCK:
+            known = _FRAME_KEYS.get(id(value))
+        if known is not None and known[0]() is value:
+            return known[1]
         cells = int(pd.util.hash_pandas_object(value, index=True).sum())
         labels = tuple(value.columns) if isinstance(value, pd.DataFrame) else value.name
-        return type(value).__name__, value.shape, labels, cells
+        key = type(value).__name__, value.shape, labels, cells
+        ident = id(value)
+        with _FRAME_KEYS_LOCK:
+            _FRAME_KEYS[ident] = (weakref.ref(value, lambda _, ident=ident: _forget(ident)), key)
+        return key
     hash(value)
     return value
+
+
+def _forget(ident: int) -> None:
+    with _FRAME_KEYS_LOCK:
+        found = _FRAME_KEYS.get(ident)
+        if found is not None and found[0]() is None:
+            del _FRAME_KEYS[ident]
 
 
 def _spec(figure: go.Figure) -> dict[str, Any] | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 from pandas.io.formats.style import Styler
@@ -73,16 +74,19 @@ def counts_styler(frame: pd.DataFrame) -> Styler:
     """
     by_label = {row.label: row for row in ROWS}
     styler = frame.style
-    for label in frame.index:
-        row = by_label[label]
-        styler = styler.format("{:,.2f}" if row.ratio else "{:,.0f}", subset=pd.IndexSlice[[label], :], na_rep="—")
-    bold = pd.DataFrame("", index=frame.index, columns=frame.columns)
-    for label in frame.index:
-        row = by_label[label]
-        values = frame.loc[label].dropna()
-        if row.best and values.nunique() > 1:
-            target = values.min() if row.best == "min" else values.max()
-            bold.loc[label, values.index[values == target]] = "font-weight: 700"
+    # one format call per kind of row, one frame of styles: a call per row was a third of a warm Playground run
+    for ratio, pattern in ((True, "{:,.2f}"), (False, "{:,.0f}")):
+        labels = [label for label in frame.index if by_label[label].ratio == ratio]
+        if labels:
+            styler = styler.format(pattern, subset=pd.IndexSlice[labels, :], na_rep="—")
+    cells = []
+    for label, values in zip(frame.index, frame.to_numpy(), strict=True):
+        row, present = by_label[label], values[~np.isnan(values)]
+        target = None
+        if row.best and len(np.unique(present)) > 1:
+            target = present.min() if row.best == "min" else present.max()
+        cells.append(["font-weight: 700" if target is not None and value == target else "" for value in values])
+    bold = pd.DataFrame(cells, index=frame.index, columns=frame.columns)
     return styler.apply(lambda _: bold, axis=None)
 
 

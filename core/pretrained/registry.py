@@ -329,7 +329,7 @@ def _tiktoken(pattern: str, specials: dict[str, int], *, bos: str | None = None,
     def build(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
         from core.pretrained.tiktoken_adapter import TiktokenTokenizer
 
-        ranks = vf.read_tiktoken_ranks(files[0].path)
+        ranks = vf.cached_tiktoken_ranks(files[0].path, files[0].sha256)
         return TiktokenTokenizer(
             spec, source=files[0].describe(), ranks=ranks, pattern=pattern, special_tokens=specials, bos=bos, nfc=nfc
         )

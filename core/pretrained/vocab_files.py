@@ -9,7 +9,11 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import marshal
+import sys
 from pathlib import Path
+
+from core.fetch import derived
 
 # tiktoken_ext/openai_public.py
 ENDOFTEXT = "<|endoftext|>"
@@ -130,6 +134,35 @@ def read_tiktoken_ranks(path: Path) -> dict[bytes, int]:
         raise ValueError(f"{path.name} is not a .tiktoken file: each line must be a token and its rank")
     # one pass in C per column: a Python loop per line was half the cold load of a 200k-token file
     return dict(zip(map(binascii.a2b_base64, fields[0::2]), map(int, fields[1::2]), strict=True))
+
+
+def cached_tiktoken_ranks(path: Path, sha256: str) -> dict[bytes, int]:
+    """``read_tiktoken_ranks(path)``, read from a derived copy named by the file's ``sha256`` when one is kept.
+
+    The copy (``core.fetch.derived``, kind ``tiktoken-ranks``) is the parsed table in Python's
+    ``marshal`` format, written on the first read: loading it skips the base64 decoding, about half of
+    a 200k-token file's parse. Subtle: marshal's format may change between Python versions, so the
+    version is part of the name; a copy that is damaged or holds anything but bytes → int is ignored
+    and the source read again. ``sha256`` must be the verified hash of ``path`` (``Obtained.sha256``).
+    """
+    target = derived.derived_path("tiktoken-ranks", f"{sha256}.py{sys.version_info[0]}{sys.version_info[1]}"
+                                                    f".m{marshal.version}")
+    payload = derived.read_derived(target)
+    ranks = _unmarshalled_ranks(payload) if payload is not None else None
+    if ranks is None:
+        ranks = read_tiktoken_ranks(path)
+        derived.write_derived(target, marshal.dumps(ranks))
+    return ranks
+
+
+def _unmarshalled_ranks(payload: bytes) -> dict[bytes, int] | None:
+    try:
+        ranks = marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        return None
+    if type(ranks) is not dict or set(map(type, ranks)) - {bytes} or set(map(type, ranks.values())) - {int}:
+        return None
+    return ranks
 
 
 def read_tekken(path: Path) -> tuple[dict[bytes, int], str, int]:

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.chat import formats as cf
 from core.chat import templates as ct
-from tests.pages.apptest import open_page
+from tests.pages.apptest import open_page, rerun
 from ui import state
 from ui.widgets import md_escape
 
@@ -33,7 +33,8 @@ def test_default_shows_every_format_with_spans_and_costs() -> None:
     spans = [h.proto.body for h in at.html if h.proto.body.startswith('<div class="tp-spans')]
     unavailable = [h for h in at.html if h.proto.body.startswith('<div class="tp-unavailable">')]
     refused = [e for e in at.error if "cannot show this conversation" in e.value]
-    assert len(spans) + len(unavailable) + len(refused) == len(titles) and len(spans) >= 3 + 2
+    waiting = [b for b in at.button if str(b.key).startswith("cf_load_")]  # a heavy tokenizer, loaded on a click
+    assert len(spans) + len(unavailable) + len(refused) + len(waiting) == len(titles) and len(spans) >= 3 + 2
     assert any("tp-special" in body for body in spans)
     assert any("of which" in m.value and "format's own" in m.value for m in at.markdown)
 
@@ -184,3 +185,32 @@ def test_a_second_visitor_gets_the_same_cards_without_drawing_their_spans_again(
     at = run_page()
     at.toggle(key=state.CF_SHOW_WHITESPACE).set_value(not at.toggle(key=state.CF_SHOW_WHITESPACE).value).run()
     assert len(drawn) == 2 * made  # whitespace shown is another drawing
+
+
+def test_a_first_visit_leaves_the_heavy_tokenizers_to_a_click(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21 item 9: a first visit loaded every card's tokenizer, Gemma 3's 33 MB (1.4-1.9 s of CPU)
+    and DeepSeek V3's 7.8 MB (0.6 s) too, although Gemma's template refuses the default conversation.
+    Now a refusing template loads nothing, and a heavy tokenizer waits for its card's button."""
+    from ui import cache
+    from ui.chat import views
+
+    store = cache.TokenizerStore(cache.load_from_registry)  # a fresh process's: nothing loaded yet
+    monkeypatch.setattr(cache, "tokenizer_store", lambda: store)
+    loaded: list[str] = []
+    monkeypatch.setattr(store, "_loader", lambda key, progress: loaded.append(key) or cache.load_from_registry(key, progress))
+    assert views.heavy_file_bytes("gemma3") > views.HEAVY_BYTES and views.heavy_file_bytes("deepseek_v3")
+    assert not views.heavy_file_bytes("qwen")
+    at = run_page()  # the default conversation has a tool call: Gemma's template refuses it
+    assert "gemma3" not in loaded and "deepseek_v3" not in loaded
+    assert any("Gemma 3" in e.value and "cannot show this conversation" in e.value for e in at.error)
+    button = at.button(key="cf_load_deepseek_v3_template")
+    button.click()
+    rerun(at)
+    assert loaded.count("deepseek_v3") == 1
+    deepseek = cards(at).index(f"#### {md_escape(ct.TEMPLATES['deepseek_v3_template'].title)}")
+    assert not [b for b in at.button if b.key == "cf_load_deepseek_v3_template"]
+    assert "DeepSeek" in " ".join(m.value for m in at.markdown if "tokens**" in m.value) and deepseek >= 0
+    at.sidebar.toggle(key=state.CF_TOOL_ON).set_value(False)
+    rerun(at)  # now Gemma's template renders: its button
+    assert [b.key for b in at.button if str(b.key).startswith("cf_load_")] == ["cf_load_gemma3_template"]
+    assert "gemma3" not in loaded

@@ -5,7 +5,9 @@ The spans come from the one renderer (``ui.spans.render_spans``); the computatio
 A built-in format's or registry template's card (its headline, spans and cost table) is made once per
 process for each conversation (``drawn_cards``, bounded by ``CARDS_MB``): every view of the page drew
 ten cards' spans anew. Cards of uploaded templates are made on every run (their tokenizer may be a
-session's upload).
+session's upload). A card whose tokenizer file is over ``HEAVY_BYTES`` (Gemma 3's 33 MB tokenizer.json
+takes 1.4-1.9 s of CPU to parse, DeepSeek V3's 7.8 MB 0.6 s) loads it on a click while no session of
+the process has loaded it yet, so a first visit does not pay for every card at once (issue 21, item 9).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from ui.bounded import SizedCache
 from ui.spans import render_spans
 
 CARDS_MB = 8  # the kept cards of every conversation, together
+HEAVY_BYTES = 5_000_000  # a tokenizer file above this loads on a click until the process has it
 
 
 @dataclass(frozen=True)
@@ -52,10 +55,36 @@ def _show(drawn: Drawn) -> None:
     st.dataframe(drawn.costs, hide_index=True, width="stretch")
 
 
+def heavy_file_bytes(key: str) -> int:
+    """The size of registry tokenizer ``key``'s files when above ``HEAVY_BYTES`` (its pins' size hints), else 0."""
+    from core import pretrained  # lazily, as ui.cache does
+
+    spec = pretrained.registry().get(key)
+    size = sum(f.size_hint or 0 for f in spec.files) if spec is not None else 0
+    return size if size > HEAVY_BYTES else 0
+
+
+def card_tokenizer(key: str, *, card: str) -> Any | None:
+    """Registry tokenizer ``key`` for a card (or its ``Unavailable``), or ``None`` after drawing a load button.
+
+    A heavy tokenizer (``heavy_file_bytes``) that the process has not loaded yet waits for a click on
+    the card's button; once loaded, by any session, every card shows it at once."""
+    name = cache.registry_names().get(key, key)
+    size = heavy_file_bytes(key)
+    if size and cache.tokenizer_store().peek(key) is None and not st.session_state.get(f"cf_load_{card}"):
+        st.caption(widgets.md_escape(f"{name}'s tokenizer file is {size / 1e6:.0f} MB: it is read when you ask "
+                                     "(a second or two the first time), so the page opens without waiting for it."))
+        st.button(f"Load {name} and show its tokens", key=f"cf_load_{card}", icon=":material/download:")
+        return None
+    return cache.get_tokenizer(key, name)
+
+
 def format_card(fmt: cf.ChatFormat, messages: Sequence[cf.Message], *, show_whitespace: bool) -> None:
     """Draw ``fmt`` applied to ``messages``: headline counts, spans, a cost table, notes and source."""
     st.markdown(f"#### {widgets.md_escape(fmt.title)}")
-    tokenizer = cache.get_tokenizer(fmt.tokenizer, cache.registry_names().get(fmt.tokenizer))
+    tokenizer = card_tokenizer(fmt.tokenizer, card=fmt.key)
+    if tokenizer is None:
+        return
     if isinstance(tokenizer, cache.Unavailable):
         widgets.unavailable_card(tokenizer, retry_key=f"cf_retry_{fmt.key}")
         return
@@ -96,14 +125,19 @@ def _format_drawn(fmt: cf.ChatFormat, segments: Any, tokenizer: Any, messages: S
 def template_card(source: ct.TemplateSource, messages: Sequence[cf.Message], *, show_whitespace: bool) -> None:
     """Draw the conversation as the model's own chat template renders it, tokenized by its tokenizer."""
     st.markdown(f"#### {widgets.md_escape(source.title)}")
-    tokenizer = cache.get_tokenizer(source.tokenizer, cache.registry_names().get(source.tokenizer))
-    if isinstance(tokenizer, cache.Unavailable):
-        widgets.unavailable_card(tokenizer, retry_key=f"cf_retry_{source.key}")
-        return
     try:
         config = _config(source)
+        # rendered before the tokenizer is loaded: a template that refuses the conversation (Gemma's
+        # "roles must alternate" for a tool turn) needs no tokenizer; a success is kept for template_body
+        _rendered(config, tuple(messages), source.null_call_content)
     except ct.TemplateFailed as exc:
         st.error(widgets.md_escape(f"{source.title} cannot show this conversation: {exc}."), icon=":material/error:")
+        return
+    tokenizer = card_tokenizer(source.tokenizer, card=source.key)
+    if tokenizer is None:
+        return
+    if isinstance(tokenizer, cache.Unavailable):
+        widgets.unavailable_card(tokenizer, retry_key=f"cf_retry_{source.key}")
         return
     origin = f"{source.config.filename} (sha256 {(source.config.sha256 or '')[:8]})"
     template_body(source.title, config, tokenizer, messages, show_whitespace=show_whitespace,

@@ -20,6 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from core.fetch.sources import SourceUnavailable
+from core.tax import kept_counts
 from core.tax import language_tax as lt
 from core.tax import parallel_corpus
 from core.tax.parallel_upload import parallel_from_upload
@@ -55,10 +56,51 @@ TABLES_MB = 16  # measured tables (one per corpus, base, languages and tokenizer
 
 
 @st.cache_resource(show_spinner=False)
-def counts_memo() -> lt.CountsMemo:
+def counts_memo() -> kept_counts.DiskBackedCounts:
     """Per-segment token counts by (corpus, fingerprint, language, tokenizer), shared by all sessions,
-    bounded by ``PLAYGROUND_TAX_COUNTS_MB``."""
-    return lt.CountsMemo(max_bytes=int(COUNTS_MB * 1e6))
+    bounded by ``PLAYGROUND_TAX_COUNTS_MB``; those of a catalog corpus under a registry tokenizer are
+    also kept on disk (``core.tax.kept_counts``) for the next server process."""
+    return kept_counts.DiskBackedCounts(lt.CountsMemo(max_bytes=int(COUNTS_MB * 1e6)), identity=fixed_counts)
+
+
+def fixed_counts(key: tuple[str, ...]) -> str | None:
+    """What memo key ``key`` (corpus, fingerprint, language, tokenizer digest or "") depends on when it
+    names only fixed things, else ``None`` (kept in memory only): a catalog corpus with its fingerprint,
+    and no tokenizer (the text's own counts, "") or a registry tokenizer, named by its file's sha256.
+    Never a session's upload, corpus or tokenizer."""
+    corpus, fingerprint, _, tokenizer = key
+    if corpus not in _catalog_keys() or not fingerprint:
+        return None
+    return "" if tokenizer == "" else _registry_file(tokenizer)
+
+
+@functools.cache
+def _catalog_keys() -> frozenset[str]:
+    return frozenset(entry.key for entry in parallel_corpus.parallel_catalog()) - {YOURS}
+
+
+def _registry_file(digest: str) -> str | None:
+    """``key@sha256`` of the file behind registry digest ``digest`` (``ui.cache.registry_ref``), or ``None``.
+
+    A pinned file's digest carries its pin; an unpinned one's (XLM-R: the data folder's file is rebuilt)
+    is the bare key, named here by the sha256 of the file this process loaded."""
+    from core import pretrained
+    from core.fetch import sources
+
+    key, _, short = digest.partition("@")
+    spec = pretrained.registry().get(key)
+    if spec is None or len(spec.files) != 1:
+        return None
+    pin = spec.files[0].sha256
+    if pin:
+        return f"{key}@{pin}" if short == pin[:16] else None
+    loaded = cache.tokenizer_store().peek(key)
+    if short or loaded is None or isinstance(loaded, cache.Unavailable):
+        return None
+    try:
+        return f"{key}@{sources.obtain(spec.files[0]).sha256}"  # found where it was loaded from: no download
+    except SourceUnavailable:
+        return None
 
 
 @st.cache_resource(show_spinner=False, ttl=600)
@@ -287,8 +329,9 @@ def _count(choice: Choice, tokenizers: dict[str, Any], by_memo: dict[str, str]) 
 
 def chart_tokenizer(table: pd.DataFrame) -> str:
     """The segmented control choosing the tokenizer of the bar chart and the spans."""
-    names = table.drop_duplicates("tokenizer").set_index("tokenizer")["tokenizer_name"]
-    keys = list(names.index)
+    names = derived(table, "tokenizer names",
+                    lambda t: t.drop_duplicates("tokenizer").set_index("tokenizer")["tokenizer_name"].to_dict())
+    keys = list(names)
     if st.session_state[state.LT_CHART_TOKENIZER] not in keys:
         st.session_state[state.LT_CHART_TOKENIZER] = "cl100k_base" if "cl100k_base" in keys else keys[0]
     return st.segmented_control("Tokenizer of the chart", keys, format_func=lambda k: tf.short_name(k, names[k]),
@@ -304,12 +347,12 @@ def _on_bar_click() -> None:
 
 def premium_chart(table: pd.DataFrame, tokenizer: str, focus: str) -> None:
     """The bar chart (a click on a bar shows that language below), a note when it shows a subset, its CSV."""
-    n = table["language"].nunique()
+    n = len(derived(table, "labels", tf.labels))
     if n > tf.MAX_BARS:
         st.caption(f"The chart shows the {tf.MAX_BARS // 2} cheapest and {tf.MAX_BARS // 2} dearest of {n:,} "
                    "languages; the table below has all of them.")
-    rows = tf.chart_rows(table, tokenizer)[["name", "script_name", "premium", "bytes_ratio", "chars_ratio",
-                                            "tokens", "base_tokens", "unknown_share"]]
+    rows = derived(table, f"chart rows@{tokenizer}", lambda t: tf.chart_rows(t, tokenizer)[
+        ["name", "script_name", "premium", "bytes_ratio", "chars_ratio", "tokens", "base_tokens", "unknown_share"]])
     presenting = bool(st.session_state.get(state.PRESENTATION))
     widgets.chart(kept(tf.premium_bars, table, tokenizer, focus=focus, presenting=presenting), rows, key="lt_bars", name=f"language_tax_{tokenizer}",
                   on_select=_on_bar_click, selection_mode="points")
@@ -320,22 +363,23 @@ def premium_chart(table: pd.DataFrame, tokenizer: str, focus: str) -> None:
 
 def focus_view(table: pd.DataFrame, choice: Choice, tokenizer: str, tokenizers: dict[str, Any]) -> None:
     """The focused language and the base side by side as token spans, and "open in the Playground"."""
-    corpus, rows = choice.corpus, table[table["tokenizer"] == tokenizer]
-    codes = list(rows["language"])
+    corpus, rows = choice.corpus, _rows_by_language(table, tokenizer)
+    codes = list(rows)
     if st.session_state[state.LT_FOCUS] not in codes:
-        others = rows[~rows["is_base"]]
-        st.session_state[state.LT_FOCUS] = others.loc[others["premium"].idxmax(), "language"] if len(others) else codes[0]
-    names = tf.labels(table)
+        others = {code: row["premium"] for code, row in rows.items() if not row["is_base"]}
+        st.session_state[state.LT_FOCUS] = max(others, key=lambda c: (others[c] == others[c], others[c]),
+                                               default=codes[0])
+    names = derived(table, "labels", tf.labels)
     left, right = st.columns([2, 1], vertical_alignment="bottom")
     focus = left.selectbox("Language shown as tokens", codes, format_func=names.__getitem__, key=state.LT_FOCUS)
     shared = corpus.shared([focus, choice.base])[:FOCUS_SEGMENTS]
     if right.button("Open in the Playground", key="lt_open_playground", icon=":material/open_in_new:"):
         _open_in_playground(corpus.text(focus, corpus.shared([focus, choice.base])), tokenizer, list(tokenizers))
-    row = rows[rows["language"] == focus].iloc[0]
+    row = rows[focus]
     columns = st.columns(2 if focus != choice.base else 1, gap="medium")
     for code, column in zip(dict.fromkeys([choice.base, focus]), columns, strict=False):
         with column:
-            shown = rows[rows["language"] == code].iloc[0]
+            shown = rows[code]
             st.markdown(f"**{md_escape(names[code])}** · {shown['tokens']:,} tokens in all "
                         f"({tf.fmt_ratio(shown['premium'])})")
             st.html(segments_html(corpus, code, shared, tokenizer))
@@ -346,6 +390,12 @@ def focus_view(table: pd.DataFrame, choice: Choice, tokenizer: str, tokenizers: 
         st.caption(md_escape(f"{names[focus]}: {provenance}."))
     if corpus.notice:  # the texts are shown: so is their attribution (PUD's CC BY-SA asks for it)
         st.caption(md_escape(f"{corpus.notice} Licence: {corpus.licence}."))
+
+
+def _rows_by_language(table: pd.DataFrame, tokenizer: str) -> dict[str, dict[str, Any]]:
+    """The rows of ``tokenizer`` as records by language code, in the table's order, once per kept table."""
+    frame = derived(table, f"rows@{tokenizer}", lambda t: t[t["tokenizer"] == tokenizer])
+    return {row["language"]: row for row in frame.to_dict("records")}
 
 
 def segments_html(corpus: parallel_corpus.ParallelCorpus, code: str, ids: tuple[str, ...], tokenizer: str) -> str:
