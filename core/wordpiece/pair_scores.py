@@ -187,7 +187,7 @@ class PairScores:
             self.tied = found.count(found[0])  # equal floats are equal scores here
         else:
             out, slots = self._near_runs_in_order(k, slots, found)
-        self.made = dict(zip(slots, out))
+        self.made = dict(zip(slots, out, strict=True))
         self.boards += 1
         self.leader = chr(out[0][0]) + chr(out[0][1]) if out else None
         return tuple(out)
@@ -442,7 +442,7 @@ def _by_slot_where_tied(slots: list[int], found: list[float], k: int) -> list[in
         end += 1
     if not any(map(eq, found[1:end], found[: end - 1])):
         return slots[:k]
-    return [slot for _, slot in sorted(zip(map(neg, found[:end]), slots[:end]))][:k]
+    return [slot for _, slot in sorted(zip(map(neg, found[:end]), slots[:end], strict=True))][:k]
 
 
 def _replace_all(
