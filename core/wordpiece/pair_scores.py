@@ -2,7 +2,7 @@
 
 A pair's score is ``count(ab) / (count(a) * count(b))``, with counts taken in the current
 segmentation of the training words (weighted by how often each word occurs). ``core.wordpiece.training``
-drives this module: ``leaders(k)`` names the best pairs, ``merge(...)`` applies the winner. The corpus is
+drives this module: ``board(k)`` names the best pairs, ``merge(...)`` applies the winner. The corpus is
 counted once; a merge rewrites only the words that hold its pair.
 
 Subtle: unlike BPE's counts, a score can go *up*. Merging ``a + b`` lowers ``count(a)`` and
@@ -12,7 +12,9 @@ So every pair's score is kept as a float in one numpy array, and a merge rescore
 its three symbols, and the pairs whose count changed, in a few array operations. The race is run on
 a *pool*: the pairs whose float is at least a threshold, chosen (by a partition of the array) so that
 about ``POOL`` pairs pass it, and chosen again when fewer than ``k`` of them are surely ahead of every
-pair below it, or when too many pass it.
+pair below it, or when too many pass it. Each rescore adds to the pool the pairs it lifts over the
+threshold (a merge touches a few hundred pairs; a scan of every pair's float, tens of thousands, cost
+more than the rest of a late merge).
 
 Scores are compared exactly: a pair's key is ``count(ab) * 2**128 // (count(a) * count(b))``, an
 integer whose order is the order of the fractions and which is equal only for equal fractions (two
@@ -23,6 +25,14 @@ exact as floats; the product of the two symbols' counts and the division round o
 floats further apart than ``_NEAR`` are in the order of their fractions, and the pairs whose floats
 are nearer than that to the ``k``-th (the only ones that can be out of order) are put in exact order
 by their keys.
+
+Most boards need no key: where the ``k``-th float is ``_EXACT`` (2**-17) or more, floats are in the
+exact order of their fractions, ties included. A count is at most each of its symbols' counts, so a
+pair scoring ``s`` has ``count <= 1/s`` and ``count(a) * count(b) <= 1/s**2``; two different fractions
+``c/d < c'/d'`` then differ by at least ``1/(d * d')``, relatively ``1/(c' * d) >= 2**-51`` when both
+score above 2**-17, more than two roundings (each 2**-53) can undo; and ``d`` below 2**53 makes the
+float the correctly rounded fraction, so equal fractions have equal floats. Every board of Tiny
+Shakespeare to 8,000 pieces is such a board; the keys stay for the rest (counts in the millions).
 
 >>> scores = PairScores(["abc", "ab"], [1, 2])  # one character per symbol; a tie: "ab" was seen first
 >>> [(pair, score) for pair, score, *_ in scores.leaders(3)]

@@ -240,7 +240,8 @@ def _no_cycle_collection() -> Iterator[None]:
     object of the process): 5 to 10 % of the time at a vocabulary of 8,000 (bench/algorithms_train.py).
     Reference counting still frees everything else as usual. The first collection once the collector
     is back on walks every object made meanwhile and still alive: ``train`` lets the pair scores
-    (their sets) go first, and only the trace is left to walk (a tenth of the time it took with them).
+    (their sets and lists) go first, so that only the trace is left to walk (at 8,000 pieces on Tiny
+    Shakespeare, 46,000 objects instead of 58,000).
     """
     enabled = gc.isenabled()
     gc.disable()
