@@ -2,7 +2,7 @@
 
 A pair's score is ``count(ab) / (count(a) * count(b))``, with counts taken in the current
 segmentation of the training words (weighted by how often each word occurs). ``core.wordpiece.training``
-drives this module: ``leaders(k)`` names the best pairs, ``merge(...)`` applies the winner. The corpus is
+drives this module: ``board(k)`` names the best pairs, ``merge(...)`` applies the winner. The corpus is
 counted once; a merge rewrites only the words that hold its pair.
 
 Subtle: unlike BPE's counts, a score can go *up*. Merging ``a + b`` lowers ``count(a)`` and
@@ -12,7 +12,9 @@ So every pair's score is kept as a float in one numpy array, and a merge rescore
 its three symbols, and the pairs whose count changed, in a few array operations. The race is run on
 a *pool*: the pairs whose float is at least a threshold, chosen (by a partition of the array) so that
 about ``POOL`` pairs pass it, and chosen again when fewer than ``k`` of them are surely ahead of every
-pair below it, or when too many pass it.
+pair below it, or when too many pass it. Each rescore adds to the pool the pairs it lifts over the
+threshold (a merge touches a few hundred pairs; a scan of every pair's float, tens of thousands, cost
+more than the rest of a late merge).
 
 Scores are compared exactly: a pair's key is ``count(ab) * 2**128 // (count(a) * count(b))``, an
 integer whose order is the order of the fractions and which is equal only for equal fractions (two
@@ -24,6 +26,14 @@ floats further apart than ``_NEAR`` are in the order of their fractions, and the
 are nearer than that to the ``k``-th (the only ones that can be out of order) are put in exact order
 by their keys.
 
+Most boards need no key: where the ``k``-th float is ``_EXACT`` (2**-17) or more, floats are in the
+exact order of their fractions, ties included. A count is at most each of its symbols' counts, so a
+pair scoring ``s`` has ``count <= 1/s`` and ``count(a) * count(b) <= 1/s**2``; two different fractions
+``c/d < c'/d'`` then differ by at least ``1/(d * d')``, relatively ``1/(c' * d) >= 2**-51`` when both
+score above 2**-17, more than two roundings (each 2**-53) can undo; and ``d`` below 2**53 makes the
+float the correctly rounded fraction, so equal fractions have equal floats. Every board of Tiny
+Shakespeare to 8,000 pieces is such a board; the keys stay for the rest (counts in the millions).
+
 >>> scores = PairScores(["abc", "ab"], [1, 2])  # one character per symbol; a tie: "ab" was seen first
 >>> [(pair, score) for pair, score, *_ in scores.leaders(3)]
 [('ab', 0.3333333333333333), ('bc', 0.3333333333333333)]
@@ -32,7 +42,9 @@ by their keys.
 from __future__ import annotations
 
 from collections import defaultdict
-from operator import add
+from itertools import repeat
+from operator import add, eq, ge, mul, neg
+from typing import NamedTuple
 
 import numpy as np
 
@@ -45,7 +57,24 @@ GROUP_AT = 32  # a symbol in this many pairs keeps their slots as a numpy array 
 _NEAR = 2.0**-44
 _BELOW = 1 - _NEAR  # a float at least this times another is near it (or above it)
 _MARGIN = 2.0**-30
+_EXACT = 2.0**-17  # floats at least this are in the order of their fractions, ties included (module docstring)
 _ALL = 5e-324  # the least positive float: a threshold every pair in the race passes
+_new = tuple.__new__  # makes a named tuple without its Python-level ``__new__``: thousands per training
+
+
+class Candidate(NamedTuple):
+    """A pair in the race for one merge: its ids, its score and the three counts behind it.
+
+    ``score == count / (left_count * right_count)``, counts in the training corpus as cut just
+    before the merge.
+    """
+
+    left: int
+    right: int
+    score: float
+    count: int
+    left_count: int
+    right_count: int
 
 
 class _SymbolPairs:
@@ -138,66 +167,98 @@ class PairScores:
         for slot, pair in enumerate(counts):
             self.pairs_of.add(pair, slot)
         self.floats = np.zeros(size, np.float64)
-        self._rescore(np.arange(len(counts)))
         self.threshold, self.sure, self.chosen = _ALL, 0.0, 0
-        self.leader: str | None = None  # the best pair at the last ``leaders``, and how many tie with it
+        self.pool: set[int] = set()  # the slots whose float passes the threshold (see ``_sorted_pool``),
+        self.pooled = np.zeros(0, np.intp)  # and the same as an array
+        self.made: dict[int, Candidate] = {}  # the last board's candidates, by slot
+        self.boards = 0  # how many boards were made; ``stamps[slot]``: how many when it was last rescored
+        self.stamps = np.zeros(size, np.int64)
+        self._rescore(np.arange(len(counts)))
+        self.leader: str | None = None  # the best pair at the last ``board``, and how many tie with it
         self.tied = 0
 
     # -- the race ---------------------------------------------------------------------------------
 
-    def leaders(self, k: int) -> list[tuple[str, float, int, int, int]]:
-        """The best ``k`` pairs in the race, best first, as ``(pair, score, count, left count, right count)``.
+    def board(self, k: int) -> tuple[Candidate, ...]:
+        """The best ``k`` pairs in the race, best first, as candidates; sets ``leader`` and ``tied``.
 
-        Subtle: the pool is sorted by float (equal floats in any order); the pairs that come after
-        the ``k``-th and not near it are behind the first ``k`` for sure. Then each run of floats near
-        one another (those can be out of order, or tied) is put in exact order by the pairs' keys,
-        ties by slot.
+        Subtle: the pool is sorted by float, equal floats by slot; the pairs that come after the
+        ``k``-th and not near it are behind the first ``k`` for sure. When the ``k``-th float is
+        ``_EXACT`` or more, that order is the exact one (see the module's docstring); else each run of
+        floats near one another (those can be out of order, or tied) is put in exact order by the
+        pairs' keys, ties by slot. A candidate of the last board whose counts have not changed since
+        is given again (training keeps thousands of boards, most of their candidates the same).
         """
         slots, found = self._sorted_pool(k)
+        end = min(k, len(found))
+        if end and found[end - 1] >= _EXACT:
+            slots = _by_slot_where_tied(slots, found, k)
+            out = self._candidates(slots)
+            self.tied = found.count(found[0])  # equal floats are equal scores here
+        else:
+            out, slots = self._near_runs_in_order(k, slots, found)
+        self.made = dict(zip(slots, out, strict=True))
+        self.boards += 1
+        self.leader = chr(out[0][0]) + chr(out[0][1]) if out else None
+        return tuple(out)
+
+    def leaders(self, k: int) -> list[tuple[str, float, int, int, int]]:
+        """``board`` as ``(pair, score, count, left count, right count)``, best first."""
+        return [(chr(c.left) + chr(c.right), c.score, c.count, c.left_count, c.right_count) for c in self.board(k)]
+
+    def _candidates(self, slots: list[int]) -> list[Candidate]:
+        """A candidate for each of ``slots``: the last board's where its counts have not changed
+        (its slot not rescored since)."""
+        names, counts, symbols, made, stamps, now = self.names, self.counts, self.symbols, self.made, self.stamps, self.boards
+        out = []
+        for slot in slots:
+            found = made.get(slot)
+            if found is None or stamps[slot] == now:
+                pair = names[slot]
+                count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
+                found = _new(Candidate, (ord(pair[0]), ord(pair[1]), count / (left * right), count, left, right))
+            out.append(found)
+        return out
+
+    def _near_runs_in_order(self, k: int, slots: list[int], found: list[float]) -> tuple[list[Candidate], list[int]]:
+        """The first ``k`` candidates and their slots, in exact order, when floats may mislead."""
         end = min(k, len(found))
         if end:
             bound = found[end - 1] * _BELOW
             while end < len(found) and found[end] >= bound:
                 end += 1
-        names, counts, symbols = self.names, self.counts, self.symbols
-        out: list[tuple[str, float, int, int, int]] = []
+        slots = slots[:end]
+        out = self._candidates(slots)
         self.tied = 1
+        if any(map(ge, found[1:end], map(mul, found[: end - 1], repeat(_BELOW)))):  # a run of near floats
+            out, slots = self._exact_order(out, slots, found[:end])
+        return out[:k], slots[:k]
+
+    def _exact_order(
+        self, out: list[Candidate], slots: list[int], found: list[float]
+    ) -> tuple[list[Candidate], list[int]]:
+        """``out`` and ``slots`` (in float order) with each run of near floats sorted by exact key, ties
+        by slot; the ties with the best pair counted in ``tied``."""
+        ordered: list[tuple[int, int, Candidate]] = []
         start = 0
-        while start < end and len(out) < k:
+        while start < len(found):
             stop = start + 1
-            while stop < end and found[stop] >= found[stop - 1] * _BELOW:
+            while stop < len(found) and found[stop] >= found[stop - 1] * _BELOW:
                 stop += 1
-            if stop == start + 1:  # alone: no near float to put in order (most runs)
-                pair = names[slots[start]]
-                count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
-                out.append((pair, count / (left * right), count, left, right))
-                start = stop
-                continue
-            run, ties = [], slots[start:stop]
-            for slot in ties:
-                pair = names[slot]
-                count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
-                run.append((pair, count / (left * right), count, left, right))
-            if len(run) > 1:
-                keys = [-((count << _BITS) // (left * right)) for _, _, count, left, right in run]
-                # subtle: equal fractions may differ by a unit in the last place as floats: sort by slot
-                # too (slots differ, so the entries themselves are never compared)
-                ranked = sorted(zip(keys, ties, run, strict=True))
-                run = [entry for _, _, entry in ranked]
-                if not start:
-                    self.tied = keys.count(ranked[0][0])
-            out += run
+            keys = [-((c.count << _BITS) // (c.left_count * c.right_count)) for c in out[start:stop]]
+            ranked = sorted(zip(keys, slots[start:stop], out[start:stop], strict=True))  # slots differ: never
+            ordered += ranked  # compares candidates
+            if not start:
+                self.tied = keys.count(ranked[0][0])
             start = stop
-        del out[k:]
-        self.leader = out[0][0] if out else None
-        return out
+        return [c for _, _, c in ordered], [slot for _, slot, _ in ordered]
 
     def n_tied(self, pair: str) -> int:
         """How many pairs in the race have exactly the score of ``pair`` (itself included)."""
         count, symbols = self.counts.get(pair, 0), self.symbols
         if count < self.min_count:
             return 0
-        if pair == self.leader:  # its ties are all near it, counted by ``leaders``
+        if pair == self.leader:  # its ties are all near it, counted by ``board``
             return self.tied
         key = (count << _BITS) // (symbols[pair[0]] * symbols[pair[1]])
         return sum(
@@ -205,33 +266,45 @@ class PairScores:
         )
 
     def _sorted_pool(self, k: int) -> tuple[list[int], list[float]]:
-        """The pool's slots and floats, best float first (equal floats in any order: ``leaders`` puts
-        them in order); the threshold is chosen again first when too many pairs pass it to sort every
-        step, or too few are surely ahead of every pair outside."""
-        floats = self.floats[: len(self.names)]
-        pool = (floats >= self.threshold).nonzero()[0]  # methods, not numpy's functions: a merge calls
-        for _ in range(2):  # this thousands of times, and the functions' wrappers cost as much as the work
-            found = floats[pool]
-            order = found.argsort()[::-1]
-            found = found[order]
-            crowded = len(pool) > max(4 * POOL, 2 * self.chosen)
-            if not crowded and (not self.sure or (len(found) >= k and found[k - 1] >= self.sure)):
-                break
-            pool = self._choose(floats, k)
-        return pool[order].tolist(), found.tolist()
+        """The pool's slots and floats, best float first (equal floats in any order); the threshold is
+        chosen again first when too many pairs pass it to sort every step, or too few are surely ahead
+        of every pair outside.
 
-    def _choose(self, floats: np.ndarray, k: int) -> np.ndarray:
-        """Set the threshold so that about ``POOL`` pairs, and at least ``k``, pass it; return them."""
+        Subtle: the pool holds every slot whose float passes the threshold, and maybe some whose
+        float fell below it since (a merge rescores a few hundred pairs and only adds those that pass):
+        those sort last and are let go here.
+        """
+        for _ in range(2):
+            found = self.floats[self.pooled]
+            order = found.argsort()[::-1]
+            slots, found = self.pooled[order], found[order].tolist()
+            keep = len(found)
+            while keep and found[keep - 1] < self.threshold:
+                keep -= 1
+            if keep < len(found):
+                self.pool.difference_update(slots[keep:].tolist())
+                slots = slots[:keep]
+                del found[keep:]
+            self.pooled = slots
+            crowded = keep > max(4 * POOL, 2 * self.chosen)
+            if not crowded and (not self.sure or (keep >= k and found[k - 1] >= self.sure)):
+                break
+            self._choose(k)
+        return slots.tolist(), found
+
+    def _choose(self, k: int) -> None:
+        """Set the threshold so that about ``POOL`` pairs, and at least ``k``, pass it; pool them."""
         wanted = max(POOL, k)
+        floats = self.floats[: len(self.names)]
         if np.count_nonzero(floats) <= wanted:
             self.threshold, self.sure = _ALL, 0.0
         else:
             cut = float(np.partition(floats, len(floats) - wanted)[len(floats) - wanted])
             self.threshold = cut * (1 - _MARGIN)
             self.sure = self.threshold * (1 + _NEAR)
-        pool = np.flatnonzero(floats >= self.threshold)
-        self.chosen = len(pool)
-        return pool
+        self.pooled = np.flatnonzero(floats >= self.threshold)
+        self.pool = set(self.pooled.tolist())
+        self.chosen = len(self.pool)
 
     def _rescore(self, slots: np.ndarray) -> None:
         """Score ``slots`` again from the arrays of counts (0 for a pair out of the race).
@@ -244,6 +317,13 @@ class PairScores:
         if self.min_count > 1:
             found[counts < self.min_count] = 0.0
         self.floats[slots] = found
+        self.stamps[slots] = self.boards
+        passing = slots[found >= self.threshold]
+        if len(passing):
+            entering = set(passing.tolist()) - self.pool  # subtle: a slot may come twice in ``slots``
+            if entering:
+                self.pool |= entering
+                self.pooled = np.concatenate([self.pooled, list(entering)])
 
     # -- merging ----------------------------------------------------------------------------------
 
@@ -257,12 +337,18 @@ class PairScores:
         self.tokens -= replaced
         left, right = pair
         symbols = self.symbols
+        had = symbols.get(new, 0)
         symbols[left] -= replaced
         symbols[right] -= replaced
-        symbols[new] = symbols.get(new, 0) + replaced
+        symbols[new] = had + replaced
         self._set_symbol_counts(left, right, new)
         changed = self._apply(delta)
-        self._rescore(self.pairs_of.gather({left, right, new}, changed, self.counts_at))
+        # subtle: a symbol gone (count 0) has no pair left, and a new one only pairs just made: all
+        # of those are in ``changed`` already
+        alive = {ch for ch in (left, right) if symbols[ch]}
+        if had:
+            alive.add(new)
+        self._rescore(self.pairs_of.gather(alive, changed, self.counts_at))
         return replaced
 
     def _set_symbol_counts(self, left: str, right: str, new: str) -> None:
@@ -311,8 +397,9 @@ class PairScores:
 
     def _grow(self) -> tuple[np.ndarray, np.ndarray]:
         """Double the room in the arrays indexed by slot; return the new ``lefts`` and ``rights``."""
-        self.counts_at, self.lefts, self.rights, self.floats = (
-            np.concatenate([a, np.zeros(len(a), a.dtype)]) for a in (self.counts_at, self.lefts, self.rights, self.floats)
+        self.counts_at, self.lefts, self.rights, self.floats, self.stamps = (
+            np.concatenate([a, np.zeros(len(a), a.dtype)])
+            for a in (self.counts_at, self.lefts, self.rights, self.floats, self.stamps)
         )
         return self.lefts, self.rights
 
@@ -355,6 +442,17 @@ class PairScores:
                 where[made].add(index)
         delta[pair] = get(pair, 0) - once
         return delta, once + many
+
+
+def _by_slot_where_tied(slots: list[int], found: list[float], k: int) -> list[int]:
+    """The first ``k`` of ``slots`` (sorted by float, best first, equal floats in any order) with
+    equal floats in slot order, the pairs tied with the ``k``-th taken into account."""
+    end = min(k, len(found))
+    while end < len(found) and found[end] == found[end - 1]:
+        end += 1
+    if not any(map(eq, found[1:end], found[: end - 1])):
+        return slots[:k]
+    return [slot for _, slot in sorted(zip(map(neg, found[:end]), slots[:end], strict=True))][:k]
 
 
 def _replace_all(

@@ -3,8 +3,10 @@ and training against the from-scratch oracle with pools small enough to be chose
 
 from __future__ import annotations
 
+from fractions import Fraction
 from unittest import mock
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -92,3 +94,70 @@ def test_small_pools_on_small_corpora_train_as_the_oracle(words: list[str], extr
     assert [(s.n_tied, s.tokens_after, len(s.top)) for s in result.trace] == [
         (tied, after, len(board)) for _, tied, board, after in steps
     ]
+
+
+@pytest.mark.parametrize("min_count", [1, 2])
+def test_float_order_and_exact_keys_give_the_same_trace(min_count: int) -> None:
+    """Where the k-th score is at least ``_EXACT`` the board is read off the floats (ties by slot);
+    forced below it, every board goes through exact keys: the same merges, ties and boards (many
+    scores tie on this corpus: 1 / count of a common right part)."""
+    text = load_corpus("sample_mercado_es")
+    fast = wordpiece.train(text, vocab_size=500, min_count=min_count)
+    with mock.patch.object(pair_scores, "_EXACT", float("inf")):
+        exact = wordpiece.train(text, vocab_size=500, min_count=min_count)
+    assert fast.trace == exact.trace
+    assert sum(len({c.score for c in step.top}) < len(step.top) for step in fast.trace) > 200  # ties on boards
+    assert fast.tokenizer.pieces == exact.tokenizer.pieces
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_float_order_is_exact_above_the_bound(seed: int) -> None:
+    """The bound's reason: a pair scoring s has count c <= 1/s and count(a) * count(b) <= 1/s**2
+    (c is at most each part's count), so two different fractions at or above 2**-17 differ by more
+    than their floats' rounding. Checked on fractions c / (a * b), a and b at least c, as the
+    scores compute them, near the bound's worst case (c about 2**17) and far from it."""
+    rng = np.random.default_rng(seed)
+    c = rng.integers(1, 2**17, 4000)
+    a = c + rng.integers(0, 2**9, 4000)
+    b = c + rng.integers(0, 2**9, 4000)
+    c, a, b = [*c.tolist(), *range(1, 60)], [*a.tolist(), *range(1, 60)], [*b.tolist(), *range(2, 61)]
+    floats = (np.array(c, np.float64) / (np.array(a, np.float64) * np.array(b, np.float64))).tolist()
+    exact = [Fraction(x, y * z) for x, y, z in zip(c, a, b, strict=True)]
+    kept = sorted((f, x) for f, x in zip(exact, floats, strict=True) if x >= pair_scores._EXACT)
+    assert len(kept) > 1000
+    for (f, x), (g, y) in zip(kept, kept[1:], strict=False):
+        assert (x < y) if f < g else (x == y)
+
+
+def test_a_candidate_whose_counts_did_not_change_is_the_last_boards() -> None:
+    """Boards share the candidates that did not change (memory: thousands of boards), and only those."""
+    steps = wordpiece.train(load_corpus("sample_essay_en"), vocab_size=700).trace
+    shared = fresh = 0
+    for before, after in zip(steps, steps[1:], strict=False):
+        last = {(c.left, c.right): c for c in before.top}
+        for c in after.top:
+            same = last.get((c.left, c.right))
+            if same is not None and same == c:
+                assert same is c
+                shared += 1
+            else:
+                assert all(c is not old for old in before.top)
+                fresh += 1
+    assert shared > 1000 and fresh > 1000
+
+
+def test_the_pool_holds_every_pair_above_the_threshold() -> None:
+    """After every merge, each pair whose float passes the threshold is in the pool (kept by the
+    rescores, not by a scan), and the pool's array and set agree."""
+    scores = PairScores(["abcab", "bcd", "abd", "cdcd"] * 3, [3, 2, 5, 1] * 3)
+    checked = 0
+    for new in "EFGHIJ":
+        board = scores.board(3)
+        if not board:
+            break
+        floats = scores.floats[: len(scores.names)]
+        assert set(np.flatnonzero(floats >= scores.threshold).tolist()) <= scores.pool
+        assert set(scores.pooled.tolist()) == scores.pool and len(scores.pooled) == len(scores.pool)
+        scores.merge(chr(board[0].left) + chr(board[0].right), new)
+        checked += 1
+    assert checked == 6

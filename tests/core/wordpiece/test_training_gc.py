@@ -4,12 +4,15 @@ records while it merges, and the collector is left as training found it."""
 from __future__ import annotations
 
 import gc
+import weakref
 from collections.abc import Iterator
 
 import pytest
 
 from core import wordpiece
 from core.corpora import load_corpus
+from core.wordpiece import training
+from core.wordpiece.pair_scores import PairScores
 
 
 @pytest.fixture
@@ -65,3 +68,29 @@ def test_a_stopped_training_switches_the_collector_back_on() -> None:
     with pytest.raises(KeyboardInterrupt):
         wordpiece.train(load_corpus("sample_essay_en"), vocab_size=1_500, progress=stop)
     assert gc.isenabled()
+
+
+def test_the_pair_scores_are_let_go_before_the_collector_is_back_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first collection after training walks every object made meanwhile and still alive: the
+    pair scores' tens of thousands of sets must be gone by then, leaving only the trace."""
+    refs: list[weakref.ref] = []
+
+    class Watched(PairScores):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            refs.append(weakref.ref(self))
+
+    alive: list[bool] = []
+
+    def note(phase: str, info: dict) -> None:
+        if phase == "start" and refs:
+            alive.append(refs[0]() is not None)
+
+    monkeypatch.setattr(training, "PairScores", Watched)
+    gc.callbacks.append(note)
+    try:
+        wordpiece.train(load_corpus("sample_essay_en"), vocab_size=1_500)
+        gc.collect()
+    finally:
+        gc.callbacks.remove(note)
+    assert refs and alive and not any(alive)
