@@ -2,8 +2,9 @@
 
 Each simulated user opens the Playground (a new session), sets a 2 KB text and four tokenizers, waits
 until the run has finished and the four columns' span boxes have arrived (each holding the text's
-marker), then changes the text twice, thinking 1-3 s between actions; then closes the tab and starts
-again. Every action is a Locust request (type ``WS``): its latency is from the rerun request to the
+marker), then types a new text twice, thinking 1-3 s between actions; then closes the tab and starts
+again. A typed text is what the live box sends: a run of the box's fragment alone (timed: the columns
+follow), then, typing paused, the whole-page run the box asks for (also a request, not an interaction). Every action is a Locust request (type ``WS``): its latency is from the rerun request to the
 run's ``script_finished``; a failed run, an exception on the page or a missing box is an error. A
 connection lost mid-action (a replica killed) is what a browser survives: the user reconnects through
 HAProxy, opens the page again and repeats the action, as Streamlit's page and the live box do; the
@@ -54,6 +55,8 @@ TEXT_BYTES = 2048
 MAX_SECONDS = 600  # one run's bound
 MAX_USERS = 500
 RECOVERED = "reconnected after a lost connection"  # a Locust request name: counted, not an error
+# the whole-page run that follows a typed text (server load, and an error if it fails; not an interaction)
+FOLLOWS = "page follows the typed text"
 _serial = itertools.count()
 
 
@@ -92,9 +95,11 @@ class PlaygroundUser(User):
                     self.wait()
                 marker = f"u{serial}s{step}mark"
                 run = self._timed("set text and tokenizers" if step == 0 else "change text",
-                                  lambda m=marker: self._act(sample_text(m)))
+                                  lambda m=marker, typed=step > 0: self._act(sample_text(m), typed=typed))
                 if len(run.boxes) != len(TOKENIZERS) or not all(marker in box for box in run.boxes):
                     raise ProtocolError(f"{len(run.boxes)} span boxes arrived, not {len(TOKENIZERS)} with the new text")
+                if step:  # typing paused: the box asks for the whole page (counts, ids, link), as a browser's does
+                    self._timed(FOLLOWS, self.session.follow_page)
         except Exception:  # noqa: BLE001 — already counted by _timed; a new tab starts after the think time
             pass
         finally:
@@ -118,8 +123,9 @@ class PlaygroundUser(User):
             raise
         return session
 
-    def _act(self, text: str):
-        """Set ``text`` and the four tokenizers; on a lost connection, carry on as a browser does.
+    def _act(self, text: str, *, typed: bool = False):
+        """Set ``text`` and the four tokenizers (or, ``typed``, type ``text`` into the live box: a run of
+        its fragment alone); on a lost connection, carry on as a browser does.
 
         Streamlit's page reconnects on its own (through HAProxy, to a live replica), the new session
         runs the page from its link, and the live box sends its unacknowledged text again
@@ -128,7 +134,7 @@ class PlaygroundUser(User):
         recovery is counted apart (``RECOVERED``) so the table says how many actions needed one.
         """
         try:
-            return self.session.set_text_and_tokenizers(text, self.labels)
+            return self.session.type_text(text) if typed else self.session.set_text_and_tokenizers(text, self.labels)
         except Dropped:
             self._close()
 

@@ -3,8 +3,9 @@
 For each session the same actions: open the Playground with four tokenizers in its link, then set a
 2 KB text twice. The browser is Debian's chromium (Playwright); its websocket frames are read with
 the same protobuf classes. The browser types into the live text box (``.tp-live-box``), which sends
-the text itself; the protocol client sends the same widget state (``bench/streamlit_protocol.py``).
-Per action, both sides report the script runs that finished, the elements that arrived (by type) and
+the text itself; the protocol client sends the same widget state (``bench/streamlit_protocol.py``):
+the box's fragment runs alone, then, as typing pauses, the box asks for the whole page (two runs an
+action on both sides). Per action, both sides report the script runs that finished, the elements that arrived (by type) and
 the span boxes' text (whitespace dropped: the browser lays it out); they must match, except for the
 ``TRANSIENT`` placeholders (shown, not compared).
 """
@@ -19,6 +20,7 @@ from collections import Counter
 from streamlit.proto.Element_pb2 import Element
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+from bench.browser import SETTLED_JS
 from bench.browser_common import BOXES_JS, IDLE_JS, chromium
 from bench.streamlit_protocol import FINISHED, Session, box_text, column_box
 
@@ -35,15 +37,15 @@ def _norm(boxes: list[str]) -> list[str]:
 Seen = tuple[int, dict[str, int], list[str]]  # runs finished, elements by type, span boxes
 
 
-def protocol_side(url: str, query: dict[str, str], texts: list[str], labels: list[str]) -> list[Seen]:
+def protocol_side(url: str, query: dict[str, str], texts: list[str]) -> list[Seen]:
     session = Session(url)
     try:
         seen = []
         run = session.rerun(query=query)
         seen.append((1, dict(run.elements), _norm(run.boxes)))
-        for text in texts:
-            run = session.set_text_and_tokenizers(text, labels)
-            seen.append((1, dict(run.elements), _norm(run.boxes)))
+        for text in texts:  # typed: the box's fragment runs, then the whole page follows
+            typed, followed = session.type_text(text), session.follow_page()
+            seen.append((2, dict(typed.elements + followed.elements), _norm(followed.boxes)))
         return seen
     finally:
         session.close()
@@ -104,6 +106,7 @@ def browser_side(browser, url: str, query: dict[str, str], texts: list[str]) -> 
             marker = text.split()[0]
             page.locator(".tp-live-box").fill(text)  # the live box sends it as typed, no Ctrl+Enter
             page.wait_for_function(f"() => {BOXES_JS}.length === 4 && {BOXES_JS}.every(b => b.textContent.includes({marker!r})) && {IDLE_JS}")
+            page.wait_for_function(f"() => {IDLE_JS} && {SETTLED_JS}")  # and the whole-page run that follows
             _settle(page, finished)
             seen.append((len(finished), dict(elements), _norm(boxes[-4:])))
     finally:
@@ -121,7 +124,7 @@ def _diff(ours: dict[str, int], theirs: dict[str, int]) -> str:
 
 
 def validate() -> int:
-    from bench.load_protocol import TOKENIZERS, labels, sample_text
+    from bench.load_protocol import TOKENIZERS, sample_text
     from deploy.room import serve_room
 
     query = {"page": "playground", "tokenizers": ",".join(TOKENIZERS)}
@@ -129,7 +132,7 @@ def validate() -> int:
     with serve_room(1) as room, chromium() as browser:
         for n in range(SESSIONS):
             texts = [sample_text(f"v{n}a"), sample_text(f"v{n}b")]
-            ours = protocol_side(room.url, query, texts, labels())
+            ours = protocol_side(room.url, query, texts)
             theirs = browser_side(browser, room.url, query, texts)
             for step, ((runs_p, kinds_p, boxes_p), (runs_b, kinds_b, boxes_b)) in enumerate(zip(ours, theirs, strict=True)):
                 same = boxes_p == boxes_b

@@ -41,6 +41,9 @@ SPAN_BOX = "tp_span_box"  # the columns' token boxes (ui/span_box.py)
 TEXT_WIDGET = ("bidi_component", "tp_live_text", "typed")  # (element type, component name, state key)
 TOKENIZERS_WIDGET = ("multiselect", "pg_tokenizers")
 TEXT_KEY = "pg_text"  # the text box's ``data.name`` (its plain session key)
+WHOLE_WIDGET = "tp_live_whole"  # asks for the whole-page run once typing pauses (assets/live_whole.js)
+# a components-v2 trigger's widget id: this prefix + the element's id + "__events"
+TRIGGER_PREFIX = "$$STREAMLIT_INTERNAL_KEY_"
 FINISHED = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 _TAG = re.compile(r"<[^>]*>")
 
@@ -101,6 +104,9 @@ class Session:
         self.options: dict[str, list[str]] = {}
         self.text_data: dict[str, Any] = {}  # the text box's data as last drawn
         self.text_seq = 0  # the last seq this tab sent
+        self.fragment_id = ""  # the st.fragment the text box is in (the Playground's live area)
+        self.typed: WidgetState | None = None  # the text box's state as last sent
+        self.labels: list[str] = []  # the tokenizers picked (the picker's labels), as last drawn or sent
         self.cookie = self._page_cookie()
         ws_url = "ws" + self.base_url[4:] + "/_stcore/stream"
         # as a browser: no pings of its own; a run's wait is bounded by ``timeout``
@@ -117,12 +123,15 @@ class Session:
     def close(self) -> None:
         self.ws.close()
 
-    def rerun(self, *, query: dict[str, str] | None = None, widgets: list[WidgetState] = ()) -> Run:
-        """Ask for a script run and read until it finishes; raises ``ProtocolError`` on a failed run."""
+    def rerun(self, *, query: dict[str, str] | None = None, widgets: list[WidgetState] = (),
+              fragment_id: str = "") -> Run:
+        """Ask for a script run (of ``fragment_id`` alone, if given) and read until it finishes; raises
+        ``ProtocolError`` on a failed run."""
         msg = BackMsg()
         state = msg.rerun_script
         state.query_string = urllib.parse.urlencode(query or {})
         state.page_script_hash = ""
+        state.fragment_id = fragment_id
         state.widget_states.widgets.extend(widgets)
         try:
             self.ws.send_binary(msg.SerializeToString())
@@ -183,21 +192,44 @@ class Session:
             if data.get("name") == TEXT_KEY:
                 self.widget_ids[TEXT_KEY] = element.bidi_component.id
                 self.text_data = data
+                self.fragment_id = fwd.delta.fragment_id
+        elif kind == "bidi_component" and element.bidi_component.component_name == WHOLE_WIDGET:
+            self.widget_ids[WHOLE_WIDGET] = element.bidi_component.id
         elif kind == TOKENIZERS_WIDGET[0] and TOKENIZERS_WIDGET[1] in element.multiselect.id:
             self.widget_ids[TOKENIZERS_WIDGET[1]] = element.multiselect.id
             self.options[TOKENIZERS_WIDGET[1]] = list(element.multiselect.options)
+            picker = element.multiselect
+            self.labels = list(picker.raw_values) if picker.set_value else [picker.options[i] for i in picker.default]
 
     def set_text_and_tokenizers(self, text: str, labels: list[str]) -> Run:
         """One interaction: a new text and these tokenizers (by their labels in the picker)."""
-        if set(self.widget_ids) != {TEXT_KEY, TOKENIZERS_WIDGET[1]}:
+        if not {TEXT_KEY, TOKENIZERS_WIDGET[1]} <= set(self.widget_ids):
             raise ProtocolError("the page has not drawn its text box and tokenizer picker yet")
         unknown = set(labels) - set(self.options[TOKENIZERS_WIDGET[1]])
         if unknown:
             raise ProtocolError(f"the picker offers no {sorted(unknown)[0]!r} (its labels have changed?)")
-        typed, self.text_seq = text_state(self.widget_ids[TEXT_KEY], self.text_data, self.text_seq, text)
-        widgets = [
-            typed,
-            WidgetState(id=self.widget_ids[TOKENIZERS_WIDGET[1]],
-                        string_array_value={"data": labels}),
-        ]
-        return self.rerun(query={"page": "playground"}, widgets=widgets)
+        self.typed, self.text_seq = text_state(self.widget_ids[TEXT_KEY], self.text_data, self.text_seq, text)
+        self.labels = labels
+        return self.rerun(query={"page": "playground"}, widgets=self._widgets())
+
+    def _widgets(self, *extra: WidgetState) -> list[WidgetState]:
+        picked = WidgetState(id=self.widget_ids[TOKENIZERS_WIDGET[1]], string_array_value={"data": self.labels})
+        return [self.typed, picked, *extra]
+
+    def type_text(self, text: str) -> Run:
+        """A text typed into the live box, as the browser sends it: a run of the box's fragment alone
+        (the box, the picker, the columns). ``follow_page`` then does what the box does once typing
+        pauses."""
+        if not {TEXT_KEY, TOKENIZERS_WIDGET[1]} <= set(self.widget_ids):
+            raise ProtocolError("the page has not drawn its text box and tokenizer picker yet")
+        self.typed, self.text_seq = text_state(self.widget_ids[TEXT_KEY], self.text_data, self.text_seq, text)
+        return self.rerun(query={"page": "playground"}, widgets=self._widgets(), fragment_id=self.fragment_id)
+
+    def follow_page(self) -> Run:
+        """The whole-page run the live box asks for when typing pauses (``assets/live_whole.js``'s
+        trigger), which draws what lies outside the fragment (counts, ids, the link) for the last text."""
+        if WHOLE_WIDGET not in self.widget_ids:
+            raise ProtocolError("the page has not drawn its whole-page mark yet")
+        events = json.dumps([{"event": "whole", "value": self.text_seq}], separators=(",", ":"))
+        trigger = WidgetState(id=f"{TRIGGER_PREFIX}{self.widget_ids[WHOLE_WIDGET]}__events", json_trigger_value=events)
+        return self.rerun(query={"page": "playground"}, widgets=self._widgets(trigger))

@@ -120,6 +120,29 @@ def test_setting_sends_the_box_state_and_counts_seq() -> None:
     assert list(states[0][1].string_array_value.data) == ["cl100k_base"]
 
 
+def test_typing_reruns_the_box_fragment_and_following_asks_for_the_whole_page() -> None:
+    # as chromium sends them (read from its websocket): the typed text with the fragment's id, then
+    # the live_whole element's trigger, an internal key around its id, with no fragment
+    sent: list[bytes] = []
+    box = live_box("$$ID-a-pg_text_live", "pg_text", version=1, ack=0)
+    box.delta.fragment_id = "frag1"
+    picker = element("multiselect", id="$$ID-b-pg_tokenizers", options=["cl100k_base", "qwen"], default=[1])
+    whole = live_box("$$ID-c-pg_text_live_whole", "pg_text", seq=0, component="tp_live_whole")
+    client = session([box, picker, whole, finished(), finished(ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY), finished()])
+    client.ws.send_binary = sent.append
+    client._read_run()
+    client.type_text("typed")
+    client.follow_page()
+    typed, followed = (BackMsg.FromString(m).rerun_script for m in sent)
+    assert (typed.fragment_id, followed.fragment_id) == ("frag1", "")
+    assert json.loads(typed.widget_states.widgets[0].json_value)["typed"] == {"seq": 1, "text": "typed", "version": 1}
+    assert list(typed.widget_states.widgets[1].string_array_value.data) == ["qwen"]  # as the picker was drawn
+    trigger = followed.widget_states.widgets[-1]
+    assert trigger.id == "$$STREAMLIT_INTERNAL_KEY_$$ID-c-pg_text_live_whole__events"
+    assert json.loads(trigger.json_trigger_value) == [{"event": "whole", "value": 1}]
+    assert followed.widget_states.widgets[0] == typed.widget_states.widgets[0]  # the same text, not sent again as new
+
+
 def test_box_text() -> None:
     assert box_text("<b class=c1>a&amp;b</b><i>·</i>") == "a&b·"
 
