@@ -65,7 +65,8 @@ def heavy_file_bytes(key: str) -> int:
 
 
 def card_tokenizer(key: str, *, card: str) -> Any | None:
-    """Registry tokenizer ``key`` for a card (or its ``Unavailable``), or ``None`` after drawing a load button.
+    """Registry tokenizer ``key`` for a card, or ``None`` after drawing what stands in for it: a load
+    button, or the card that says why the tokenizer is unavailable (with its retry button).
 
     A heavy tokenizer (``heavy_file_bytes``) that the process has not loaded yet waits for a click on
     the card's button; once loaded, by any session, every card shows it at once."""
@@ -76,7 +77,11 @@ def card_tokenizer(key: str, *, card: str) -> Any | None:
                                      "(a second or two the first time), so the page opens without waiting for it."))
         st.button(f"Load {name} and show its tokens", key=f"cf_load_{card}", icon=":material/download:")
         return None
-    return cache.get_tokenizer(key, name)
+    tokenizer = cache.get_tokenizer(key, name)
+    if isinstance(tokenizer, cache.Unavailable):
+        widgets.unavailable_card(tokenizer, retry_key=f"cf_retry_{card}")
+        return None
+    return tokenizer
 
 
 def format_card(fmt: cf.ChatFormat, messages: Sequence[cf.Message], *, show_whitespace: bool) -> None:
@@ -84,9 +89,6 @@ def format_card(fmt: cf.ChatFormat, messages: Sequence[cf.Message], *, show_whit
     st.markdown(f"#### {widgets.md_escape(fmt.title)}")
     tokenizer = card_tokenizer(fmt.tokenizer, card=fmt.key)
     if tokenizer is None:
-        return
-    if isinstance(tokenizer, cache.Unavailable):
-        widgets.unavailable_card(tokenizer, retry_key=f"cf_retry_{fmt.key}")
         return
     try:
         segments = cf.render(fmt, messages)
@@ -135,9 +137,6 @@ def template_card(source: ct.TemplateSource, messages: Sequence[cf.Message], *, 
         return
     tokenizer = card_tokenizer(source.tokenizer, card=source.key)
     if tokenizer is None:
-        return
-    if isinstance(tokenizer, cache.Unavailable):
-        widgets.unavailable_card(tokenizer, retry_key=f"cf_retry_{source.key}")
         return
     origin = f"{source.config.filename} (sha256 {(source.config.sha256 or '')[:8]})"
     template_body(source.title, config, tokenizer, messages, show_whitespace=show_whitespace,

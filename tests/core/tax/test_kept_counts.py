@@ -11,21 +11,11 @@ from core.tax import kept_counts
 from core.tax.kept_counts import DiskBackedCounts
 from core.tax.language_tax import CountsMemo, language_tax
 from core.tax.parallel_corpus import parallel_from_texts
+from tests.core.tax.fakes import Chars
 
 CORPUS = parallel_from_texts({"en": "The cat sat.", "de": "Die Katze saß.", "hi": "बिल्ली बैठी।"})
 
 
-class Chars:
-    """One token per character, counting its calls."""
-
-    name, lossless = "chars", True
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def count(self, text: str) -> int:
-        self.calls += 1
-        return len(text)
 
 
 def _files(cache: Path) -> list[Path]:

@@ -15,6 +15,7 @@ from core.tax import language_tax as lt
 from core.tax.language_tax import context_fit, language_tax, token_counter
 from core.tax.parallel_corpus import ParallelCorpus, ParallelLanguage, load_parallel, parallel_from_texts
 from core.types import ADDED, TEXT, UNKNOWN, Token
+from tests.core.tax.fakes import Chars
 from tests.loaded import load_once
 
 
@@ -26,20 +27,6 @@ def corpus_of(segments: Mapping[str, Mapping[str, str]]) -> ParallelCorpus:
                           fingerprint=str(sorted((c, sorted(t.items())) for c, t in segments.items())))
 
 
-class Chars:
-    """One token per character, counted by ``count`` (a lossless tokenizer's route)."""
-
-    name, lossless = "chars", True
-
-    def __init__(self) -> None:
-        self.calls = 0
-
-    def count(self, text: str) -> int:
-        self.calls += 1
-        return len(text)
-
-    def encode(self, text: str) -> list[Token]:
-        raise AssertionError("a lossless tokenizer with count() is never encoded to be counted")
 
 
 class Bytes:
