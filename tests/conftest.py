@@ -104,8 +104,9 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
     return LongestFirst(config, log)
 
 
-# The exclusive lock, kept from one timed test to the next one of the same worker: the other worker then
-# waits once for a file of timed tests, not once per test for whatever test it is in the middle of.
+# A timed test's call runs alone (its setup and teardown, a server's start say, share the machine like
+# any test's). The exclusive lock is kept from one timed test to the next one of the same worker: the
+# other worker then waits once for a file of timed tests, not once per test for whatever it is running.
 _ALONE: list[contextlib.ExitStack] = []  # the held lock, or nothing
 
 
@@ -113,24 +114,40 @@ def _timed(item: pytest.Item | None) -> bool:
     return item is not None and item.get_closest_marker("timed") is not None
 
 
+def _locks() -> Path | None:
+    folder = os.environ.get(LOCKS_ENV)
+    return Path(folder) if folder and os.environ.get("PYTEST_XDIST_WORKER") else None
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    folder = os.environ.get(LOCKS_ENV)
-    if not folder or not os.environ.get("PYTEST_XDIST_WORKER"):
-        yield
-        return
-    if not _timed(item):
-        with _alone_or_shared(Path(folder), alone=False):
+    folder = _locks()
+    if folder is None or not _timed(item):
+        with _alone_or_shared(folder, alone=False) if folder else contextlib.nullcontext():
             yield
         return
-    if not _ALONE:  # not held since the previous test
-        _ALONE.append(contextlib.ExitStack())
-        _ALONE[0].enter_context(_alone_or_shared(Path(folder), alone=True))
-    try:
+    yield
+    if _ALONE and not _timed(nextitem):
+        _ALONE.pop().close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    folder = _locks()
+    if folder is None or not _timed(item) or _ALONE:
         yield
-    finally:
-        if not _timed(nextitem):
-            _ALONE.pop().close()
+        return
+    with _alone_or_shared(folder, alone=False):
+        yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    folder = _locks()
+    if folder is not None and _timed(item) and not _ALONE:
+        _ALONE.append(contextlib.ExitStack())
+        _ALONE[0].enter_context(_alone_or_shared(folder, alone=True))
+    yield
 
 
 @contextlib.contextmanager
