@@ -36,8 +36,9 @@ run: install
 serve: install
 	$(PY) -m deploy.room --replicas $(REPLICAS) --port $(SERVE_PORT)
 
-# Two pytest-xdist workers, file by file, the browser test files first; a test that asserts a wall-clock
-# bound runs while the other worker waits (tests/conftest.py). `make test TEST_WORKERS=0`: one process.
+# Two pytest-xdist workers, file by file, the longest files first (tests/file_seconds.json; a run with
+# PLAYGROUND_WRITE_FILE_SECONDS=1 measures them anew); a test that asserts a wall-clock bound runs while
+# the other worker waits (tests/conftest.py). `make test TEST_WORKERS=0`: one process.
 TEST_WORKERS ?= 2
 test: install-dev
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile

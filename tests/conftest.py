@@ -1,5 +1,5 @@
 """Shared fixtures: the data folder (skip with a reason when absent) and the default cache dir; under
-pytest-xdist, timed tests run alone and the browser test files are handed out first."""
+pytest-xdist, timed tests run alone and the longest test files are handed out first."""
 
 from __future__ import annotations
 
@@ -13,6 +13,13 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from tests.suite_time import (  # the last two are hooks: pytest finds them here
+    expected_seconds,
+    longest_first,
+    pytest_runtest_logreport,  # noqa: F401
+    pytest_terminal_summary,  # noqa: F401
+)
 
 # CI runs every property test on the same examples (derandomize) so that a run that lands is one that
 # can be repeated; a local run keeps exploring new examples, and what it finds becomes a fixed test.
@@ -49,6 +56,7 @@ TIMED = (
     "tests/core/pretrained/test_gguf_metadata.py",
     "tests/core/pretrained/test_gguf_vocab.py::test_too_many_control_tokens_are_refused_before_they_are_built",
     "tests/ui/bpe/test_bpe_views.py::test_one_scrubber_step_with_10000_merges_is_fast",
+    "tests/core/text/test_pretokenize.py::test_a_runaway_pattern_stops_with_a_message",
 )
 
 
@@ -72,36 +80,74 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.timed)
 
 
-BROWSER = "tests/browser/"
-
-
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
-    """``--dist loadfile`` (a module's fixtures are built once), with the browser test files handed out
-    first: they are the longest units, so none is left for the end. Each worker that runs one starts its
-    own server and chromium (two in all); measured under load, that beats one worker running every browser
-    test, which was still on its first tenth of them when the other worker was a third through the rest."""
+    """``--dist loadfile`` (a module's fixtures are built once), with the files handed out longest first
+    (tests/suite_time.py: measured seconds; the browser test files are most of them), so that what is
+    left for the end is short. Each worker that runs a browser file starts its own server and chromium
+    (two in all); measured under load, that beats one worker running every browser test, which was still
+    on its first tenth of them when the other worker was a third through the rest."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
 
-    class BrowserFilesFirst(LoadFileScheduling):
+    class LongestFirst(LoadFileScheduling):
+        ordered = False
+
         def _assign_work_unit(self, node: object) -> None:
-            for scope in reversed([s for s in self.workqueue if s.startswith(BROWSER)]):
-                self.workqueue.move_to_end(scope, last=False)
+            if not self.ordered:
+                for scope in longest_first(list(self.workqueue), expected_seconds()):
+                    self.workqueue.move_to_end(scope)
+                self.ordered = True
             super()._assign_work_unit(node)
 
-    return BrowserFilesFirst(config, log)
+    return LongestFirst(config, log)
+
+
+# A timed test's call runs alone (its setup and teardown, a server's start say, share the machine like
+# any test's). The exclusive lock is kept from one timed test to the next one of the same worker: the
+# other worker then waits once for a file of timed tests, not once per test for whatever it is running.
+_ALONE: list[contextlib.ExitStack] = []  # the held lock, or nothing
+
+
+def _timed(item: pytest.Item | None) -> bool:
+    return item is not None and item.get_closest_marker("timed") is not None
+
+
+def _locks() -> Path | None:
+    folder = os.environ.get(LOCKS_ENV)
+    return Path(folder) if folder and os.environ.get("PYTEST_XDIST_WORKER") else None
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    folder = os.environ.get(LOCKS_ENV)
-    if not folder or not os.environ.get("PYTEST_XDIST_WORKER"):
+    folder = _locks()
+    if folder is None or not _timed(item):
+        with _alone_or_shared(folder, alone=False) if folder else contextlib.nullcontext():
+            yield
+        return
+    yield
+    if _ALONE and not _timed(nextitem):
+        _ALONE.pop().close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Iterator[None]:
+    folder = _locks()
+    if folder is None or not _timed(item) or _ALONE:
         yield
         return
-    with _alone_or_shared(Path(folder), alone=item.get_closest_marker("timed") is not None):
+    with _alone_or_shared(folder, alone=False):
         yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    folder = _locks()
+    if folder is not None and _timed(item) and not _ALONE:
+        _ALONE.append(contextlib.ExitStack())
+        _ALONE[0].enter_context(_alone_or_shared(folder, alone=True))
+    yield
 
 
 @contextlib.contextmanager

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.browser.settle import wait_settled
+from tests.browser.settle import LAYOUT, wait_settled, wait_still
 from tests.browser.test_bpe_page import NEXT, step_of, wait_scrubber
 from tests.browser.test_page_state import pick_corpus
 from tests.browser.test_playground import SPANS, wait_ready
@@ -86,7 +86,7 @@ def test_chart_ticks_are_big_dark_and_apart_at_1920x1080(browser, app_url) -> No
         sidebar.get_by_role("button", name="Train").click()
         page.locator(".bpe-merge", has_text=re.compile(r"of 4,744(?!\d)")).wait_for()
         page.wait_for_selector(".js-plotly-plot .xtick text")
-        page.wait_for_timeout(800)
+        wait_still(page, f"{LAYOUT}, .js-plotly-plot .xtick text", frames=10)  # the chart drawn at its size
         ticks = page.evaluate(
             """() => [...document.querySelectorAll('.js-plotly-plot .xtick text')].map(t => {
                  const r = t.getBoundingClientRect(), s = getComputedStyle(t);
@@ -121,7 +121,7 @@ def check_the_place_value_grid_shows_every_number_at_1280x720(page) -> None:
     """Was test_the_place_value_grid_shows_every_number_at_1280x720 (Pitfalls, presenting): the numbers
     case ("2026" is "202" + "6") without sideways scrolling, sidebar open."""
     page.wait_for_selector(".pf-grid td.pf-digit")
-    page.wait_for_timeout(500)
+    wait_still(page, f"{LAYOUT}, .pf-grid-wrap, .pf-grid td.pf-digit")  # the grid laid out at its width
     needed, shown = page.evaluate("() => { const w = document.querySelector('.pf-grid-wrap'); "
                                   "return [w.scrollWidth, w.clientWidth]; }")
     assert needed <= shown, f"the grid needs {needed}px, its box shows {shown}px"
@@ -148,7 +148,7 @@ def check_titles_legends_labels_and_chips_are_whole_at_1280x720(page, drawn: str
     page.locator(drawn).first.wait_for()
     page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')")
     page.wait_for_selector(".js-plotly-plot .gtitle")
-    page.wait_for_timeout(1500)  # every chart of the page drawn
+    wait_still(page, frames=10)  # every chart of the page drawn at its size
     charts = page.evaluate(CHART_LAYOUT_JS)
     assert charts, "no chart drawn"
     for chart in charts:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.settle import wait_settled
+from tests.browser.settle import LAYOUT, wait_settled, wait_still
 from tests.browser.test_playground import SPANS, set_text, wait_ready
 
 pytestmark = pytest.mark.browser
@@ -47,7 +47,7 @@ def columns(page, n: int) -> None:
 
 def check_no_split(page, boxes: int) -> None:
     wait_ready(page, boxes)
-    page.wait_for_timeout(300)  # layout settles after the last element arrives
+    wait_still(page, f"{LAYOUT}, {SPANS}")  # layout settles after the last element arrives
     found = page.evaluate(SPLIT_PILLS_JS)
     assert found["count"] > 50
     assert found["split"] == [], f"{len(found['split'])} of {found['count']} pills split: {found['split'][:8]}"
@@ -134,13 +134,14 @@ def test_the_wheel_over_a_span_box_scrolls_the_page_until_the_box_is_clicked(pag
     page_before = page.evaluate(f"({main}).scrollTop")
     box.hover()
     page.mouse.wheel(0, 300)
-    page.wait_for_timeout(400)
+    page.wait_for_function(f"before => ({main}).scrollTop > before", arg=page_before)
+    wait_still(page, f"{SPANS}, [data-testid=stMain]")  # the page's scroll is over
     assert box.evaluate("b => b.scrollTop") == 0
     assert page.evaluate(f"({main}).scrollTop") > page_before
     box.click()
     box.hover()
     page.mouse.wheel(0, 300)
-    page.wait_for_timeout(400)
+    page.wait_for_function("b => b.scrollTop > 0", arg=box.element_handle(), timeout=10_000)  # the box scrolls
     assert box.evaluate("b => b.scrollTop") > 0
 
 
@@ -156,7 +157,7 @@ def test_reading_to_the_end_of_a_box_draws_more_where_the_reader_is(page) -> Non
     box.hover()
     for _ in range(6):  # to the end of the box, where its note asks for more
         page.mouse.wheel(0, 400)
-        page.wait_for_timeout(150)
+        wait_still(page, f"{SPANS}, [data-testid=stMain]", frames=3)  # this turn of the wheel scrolled
     page.wait_for_function(
         "([name, drawn]) => { const b = document.querySelector(`.tp-spans[data-box='${name}']`);"
         " return b && b.querySelectorAll('b').length > drawn; }",

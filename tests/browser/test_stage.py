@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.browser import test_presentation as presenting
+from tests.browser.settle import wait_still
 from tests.browser.test_presentation import present
 
 pytestmark = pytest.mark.browser
@@ -163,13 +164,14 @@ def set_sidebar(page, *, open_: bool) -> None:
     page.wait_for_function(
         "open => (document.querySelector('[data-testid=stSidebar]').getBoundingClientRect().right > 10) === open",
         arg=open_)
-    page.wait_for_timeout(400)  # the main block's transition
+    wait_still(page)  # the sidebar's slide and the main block's transition are over
 
 
 def settle(page, drawn: str) -> None:
     page.locator(drawn).first.wait_for()
     page.wait_for_function(IDLE)
-    page.wait_for_timeout(800)
+    wait_still(page, frames=10)  # the charts drawn, the fonts in, nothing moving
+    page.wait_for_function(IDLE)
 
 
 def test_every_page_title_and_first_screen_control_clear_of_the_header(stage, app_url) -> None:
