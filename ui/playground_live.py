@@ -98,7 +98,12 @@ def _text_input() -> str:
 
 
 def _columns(text: str, keys: list[str], names: dict[str, str], display: Display) -> Drawn:
-    drawn = Drawn(text, {key: uploads.resolve(key, names.get(key)) for key in keys})  # once per key and run
+    # subtle: a tokenizer's first load draws its progress bar here. Inside one container that every
+    # run draws, the bars never move what follows: with them beside it, the first run after a load
+    # put the columns at other places in the page than the next runs, and the browser then built
+    # every column's box anew (ui/span_box.py keeps a box only while it stays where it was)
+    with st.container():
+        drawn = Drawn(text, {key: uploads.resolve(key, names.get(key)) for key in keys})  # once per key and run
     widgets.span_legend()
     span_links.mount(disagree=display.disagree, view=display.view or "Text")
     spread = st.empty()

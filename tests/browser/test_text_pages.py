@@ -134,7 +134,7 @@ def test_pitfalls_page_renders_each_case_and_one_opens_in_the_playground(open_pa
     page.wait_for_function(
         "() => (document.querySelector('.tp-live-box') || {}).value?.startsWith('strawberry ferrocarril')"
     )
-    page.wait_for_selector("[data-testid=stHtml] > .tp-spans")
+    page.wait_for_selector(".tp-box > .tp-spans")  # the Playground's columns
     no_exception(page)
 
 

@@ -20,9 +20,8 @@ import pandas as pd
 import streamlit as st
 
 from core.fetch.sources import SourceUnavailable
-from core.tax import kept_counts
+from core.tax import kept_counts, parallel_corpus
 from core.tax import language_tax as lt
-from core.tax import parallel_corpus
 from core.tax.parallel_upload import parallel_from_upload
 from ui import cache, export, state, uploads, widgets
 from ui.bounded import SizedCache
