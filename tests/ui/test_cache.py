@@ -150,16 +150,9 @@ def test_a_load_freezes_the_heap_without_a_full_collection() -> None:
     (0.08 s of the first visit); the young generations hold the load's garbage."""
     import gc
 
-    generations: list[int] = []
+    from tests.gc_seen import collections
 
-    def seen(phase: str, info: dict) -> None:
-        if phase == "start":
-            generations.append(info["generation"])
-
-    gc.callbacks.append(seen)
-    try:
+    with collections() as generations:
         TokenizerStore(CountingLoader()).get("gpt2")
-    finally:
-        gc.callbacks.remove(seen)
     assert generations and max(generations) < 2
     assert gc.get_freeze_count() > 0

@@ -13,22 +13,14 @@ from core import wordpiece
 from core.corpora import load_corpus
 from core.wordpiece import training
 from core.wordpiece.pair_scores import PairScores
+from tests import gc_seen
 
 
 @pytest.fixture
 def collections() -> Iterator[list[int]]:
     """The generation of every collection that ends while the test runs."""
-    seen: list[int] = []
-
-    def note(phase: str, info: dict) -> None:
-        if phase == "stop":
-            seen.append(info["generation"])
-
-    gc.callbacks.append(note)
-    try:
+    with gc_seen.collections() as seen:
         yield seen
-    finally:
-        gc.callbacks.remove(note)
 
 
 def test_no_collection_runs_while_training_merges(collections: list[int]) -> None:
