@@ -214,3 +214,16 @@ def test_a_first_visit_leaves_the_heavy_tokenizers_to_a_click(monkeypatch: pytes
     rerun(at)  # now Gemma's template renders: its button
     assert [b.key for b in at.button if str(b.key).startswith("cf_load_")] == ["cf_load_gemma3_template"]
     assert "gemma3" not in loaded
+
+
+def test_a_refusal_is_one_escaped_sentence(monkeypatch) -> None:
+    from ui.chat import views
+
+    shown: list[str] = []
+    monkeypatch.setattr(views.st, "error", lambda body, **_: shown.append(body))
+    views._refused("Gemma 3", ValueError("roles must alternate user/assistant/..."))
+    views._refused("Llama", ValueError("no *system* turn"))
+    assert shown == [  # escaped: Markdown in a message is shown as text; one full stop, never "...."
+        md_escape("Gemma 3 cannot show this conversation: roles must alternate user/assistant/..."),
+        md_escape("Llama cannot show this conversation: no *system* turn."),
+    ]

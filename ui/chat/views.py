@@ -64,6 +64,14 @@ def heavy_file_bytes(key: str) -> int:
     return size if size > HEAVY_BYTES else 0
 
 
+def _refused(title: str, exc: Exception) -> None:
+    """Say that ``title``'s format or template refused the conversation, in the words of ``exc``
+    (escaped: a message may quote the user's text), as one sentence."""
+    reason = str(exc).rstrip()
+    end = "" if reason.endswith((".", "!", "?", "…")) else "."
+    st.error(widgets.md_escape(f"{title} cannot show this conversation: {reason}{end}"), icon=":material/error:")
+
+
 def card_tokenizer(key: str, *, card: str) -> Any | None:
     """Registry tokenizer ``key`` for a card, or ``None`` after drawing what stands in for it: a load
     button, or the card that says why the tokenizer is unavailable (with its retry button).
@@ -93,7 +101,7 @@ def format_card(fmt: cf.ChatFormat, messages: Sequence[cf.Message], *, show_whit
     try:
         segments = cf.render(fmt, messages)
     except ValueError as exc:
-        st.error(f"{fmt.title} cannot show this conversation: {exc}.", icon=":material/error:")
+        _refused(fmt.title, exc)
         return
     key = ("format", fmt.key, tuple(messages), show_whitespace)
     _show(drawn_cards().get(key, lambda: _format_drawn(fmt, segments, tokenizer, messages, show_whitespace)))
@@ -133,7 +141,7 @@ def template_card(source: ct.TemplateSource, messages: Sequence[cf.Message], *, 
         # "roles must alternate" for a tool turn) needs no tokenizer; a success is kept for template_body
         _rendered(config, tuple(messages), source.null_call_content)
     except ct.TemplateFailed as exc:
-        st.error(widgets.md_escape(f"{source.title} cannot show this conversation: {exc}."), icon=":material/error:")
+        _refused(source.title, exc)
         return
     tokenizer = card_tokenizer(source.tokenizer, card=source.key)
     if tokenizer is None:
@@ -155,7 +163,7 @@ def template_body(title: str, config: ct.TemplateConfig, tokenizer: Any, message
     try:
         text = _rendered(config, tuple(messages), null_call_content)
     except ct.TemplateFailed as exc:
-        st.error(widgets.md_escape(f"{title} cannot show this conversation: {exc}."), icon=":material/error:")
+        _refused(title, exc)
         return
     def make() -> Drawn:
         return _template_drawn(text, tokenizer, messages, show_whitespace)
