@@ -12,6 +12,7 @@ from typing import Any
 import streamlit as st
 
 from core.tokens.decode_ids import decode_ids, parse_ids
+from ui.copy_block import copy_block
 from ui.spans import hex_bytes, render_spans
 from ui.widgets import md_escape, sentence
 
@@ -40,7 +41,7 @@ def decode_view(tokenizers: Mapping[str, Any]) -> None:
         if decoded.text is None:
             st.warning("These ids are not valid UTF-8 on their own (they cut a character), so they have no "
                        "text: here are their bytes, token by token.", icon=":material/warning:")
-            st.code("\n".join(f"{t.id}: {hex_bytes(t.bytes)}" for t in decoded.tokens), language=None)
+            copy_block("\n".join(f"{t.id}: {hex_bytes(t.bytes)}" for t in decoded.tokens), key="pg_decoded_bytes", wrap=False)
             return
-        st.code(decoded.text, language=None, wrap_lines=True)
+        copy_block(decoded.text, key="pg_decoded_text")
         st.html(render_spans(decoded.text, list(decoded.tokens), piece=tokenizer.piece))

@@ -30,6 +30,7 @@ from typing import Any
 import streamlit as st
 
 from ui import room, state
+from ui.copy_block import copy_block
 from ui.widgets import md_escape
 
 URL_LIMIT = 8_000  # characters in the query string; browsers and servers take more, chat apps often not
@@ -258,6 +259,6 @@ def copy_link(notes: list[str]) -> None:
     """The link to this view with a copy button, and ``notes`` on what a link could not hold or apply."""
     with st.popover("Copy link", icon=":material/link:", width="stretch"):
         st.caption("A link to this view: text, choices and step. Anyone who opens it sees the same.")
-        st.code(link() or "(open the app in a browser to get its address)", language=None, wrap_lines=True)
+        copy_block(link() or "(open the app in a browser to get its address)", key="tp_copy_link", label="Copy")
     for note in notes:
         st.caption(md_escape(f"Link: {note}."))

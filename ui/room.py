@@ -20,6 +20,8 @@ import urllib.parse
 import segno
 import streamlit as st
 
+from ui.copy_block import copy_block
+
 PUBLIC_URL_ENV = "PLAYGROUND_PUBLIC_URL"
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "0.0.0.0", "")
 QR_PX = 560  # drawn size on screen: a phone reads it from the back of a room on a projector
@@ -76,7 +78,7 @@ def _qr_dialog(link: str) -> None:
         st.warning("Open the app in a browser to get its address.")
         return
     st.image(qr_png(shared), width=QR_PX, caption="Scan to open this view")
-    st.code(shared, language=None, wrap_lines=True)
+    copy_block(shared, key="room_link_text", label="Copy link")
     if not base and is_local(shared):
         st.warning(
             f"{PUBLIC_URL_ENV} is not set, so this code points at this browser's own address, which the "

@@ -16,12 +16,13 @@ import streamlit as st
 from core.text.textio import MAX_UPLOAD_BYTES, decode_text_upload
 from core.tokens.roundtrip import Difference
 from ui.cache import Analysis, Unavailable, retry
+from ui.copy_block import copy_block
 from ui.scripts import ASSETS_DIR  # the pages read their stylesheets through it
 from ui.span_box import span_box
 from ui.spans import render_ids, render_legend
 
 SPANS_CSS = ASSETS_DIR / "spans.css"
-IDS_SHOWN = 20_000  # ids drawn in the code block; all of them are in the download
+IDS_SHOWN = 20_000  # ids drawn in the copy block (ui/copy_block.py); all of them are in the download
 # Uploads longer than this skip the text area: a browser resends a text area's whole value on every
 # rerun, and a few MB of it block the tab for seconds at each click. They get a read-only preview.
 BIG_TEXT_CHARS = 100_000
@@ -95,7 +96,7 @@ def big_text_preview(text: str, *, big_key: str, button_key: str) -> None:
     """A read-only view of a long uploaded text, and a button that goes back to the text area."""
     st.markdown(f"**Text** — an uploaded text of {len(text):,} characters, too long to edit in the browser; "
                 f"everything below covers all of it. The first {PREVIEW_CHARS:,} characters:")
-    st.code(text[:PREVIEW_CHARS], language=None, wrap_lines=True, height=170)
+    copy_block(text[:PREVIEW_CHARS], key=f"{button_key}_preview", height=170)
     st.button("Back to the editable text", key=button_key, on_click=_clear, args=(big_key,))
 
 
@@ -262,7 +263,7 @@ def unavailable_card(item: Unavailable, *, retry_key: str) -> None:
 
 @st.fragment
 def ids_view(analyses: Mapping[str, Analysis], *, key_prefix: str) -> None:
-    """One tab per tokenizer with its token ids in a copyable code block (and a download when long).
+    """One tab per tokenizer with its token ids in a block with a Copy button (ui/copy_block.py) (and a download when long).
 
     Only the open tab is drawn, and choosing another reruns this fragment alone.
     """
@@ -275,7 +276,7 @@ def ids_view(analyses: Mapping[str, Analysis], *, key_prefix: str) -> None:
             continue
         with tab:
             ids = analysis.ids
-            st.code(render_ids(ids[:IDS_SHOWN]), language=None, wrap_lines=True, height=180)
+            copy_block(render_ids(ids[:IDS_SHOWN]), key=f"{key_prefix}ids_{analysis.key}", label="Copy ids", height=180)
             if len(ids) > IDS_SHOWN:
                 st.caption(f"The first {IDS_SHOWN:,} of {len(ids):,} ids; download them all below.")
                 st.download_button(

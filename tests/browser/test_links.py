@@ -39,7 +39,7 @@ def test_the_address_is_a_link_to_the_view(browser, app_url: str) -> None:
 
         # The sidebar's "Copy link" shows the address with a copy button.
         other.get_by_text("Copy link").click()
-        shown = other.locator("[data-testid=stPopoverBody] [data-testid=stCode]").first.inner_text()
+        shown = other.locator("[data-testid=stPopoverBody] .tp-copy pre").first.inner_text()
         assert "page=playground" in shown and shown.startswith("http")
     finally:
         context.close()

@@ -111,11 +111,11 @@ def test_a_display_switch_does_not_resend_the_ids_view(blank_page, app_url) -> N
     set_text(page, "An ordinary sentence, said again and again. " * 1_100)  # ~50 KB, ~10,000 tokens each
     page.wait_for_function(f"() => {BOXES}.length === 4 && {BOXES}.every(b => b.textContent.slice(0, 60).includes('An ordinary'))")
     wait_settled(page)  # the ids follow the typed text in the whole-page run once typing pauses
-    ids_text = page.locator("[data-testid=stCode]").first.inner_text()
+    ids_text = page.locator(".tp-copy pre").first.inner_text()
     assert len(ids_text) > 40_000  # the ids view holds a big list
     received.clear()
     page.locator("[data-testid=stSidebar]").get_by_text("Show whitespace").click()
     page.wait_for_function(f"() => {BOXES}.length === 4 && {BOXES}.every(b => b.querySelector('i'))")
     wait_settled(page)
     assert sum(received) < 250_000, f"{sum(received):,} bytes received for a whitespace switch"
-    assert page.locator("[data-testid=stCode]").first.inner_text() == ids_text
+    assert page.locator(".tp-copy pre").first.inner_text() == ids_text

@@ -28,12 +28,22 @@ def open_page(path: str, *, timeout: float, state: Mapping[str, Any] | None = No
     return rerun(at)
 
 
-def span_boxes(at: AppTest) -> list[str]:
-    """The markup of every token box the run drew through ``ui.span_box`` (the Playground's columns),
-    in page order: AppTest shows those components-v2 elements as unknown elements, their data as JSON."""
-    boxes = []
+def _component_data(at: AppTest, name: str) -> list[dict]:
+    """The data of every components-v2 element named ``name`` the run drew, in page order: AppTest
+    shows those elements as unknown elements, their data as JSON."""
+    found = []
     for element in at.get("bidi_component"):
         proto = element.proto
-        if proto.component_name == "tp_span_box" and proto.WhichOneof("data") == "json":
-            boxes.append(json.loads(proto.json)["html"])
-    return boxes
+        if proto.component_name == name and proto.WhichOneof("data") == "json":
+            found.append(json.loads(proto.json))
+    return found
+
+
+def span_boxes(at: AppTest) -> list[str]:
+    """The markup of every token box the run drew through ``ui.span_box`` (the Playground's columns)."""
+    return [data["html"] for data in _component_data(at, "tp_span_box")]
+
+
+def copy_blocks(at: AppTest) -> list[str]:
+    """The text of every block the run drew through ``ui.copy_block`` (token ids, decoded ids, previews)."""
+    return [data["text"] for data in _component_data(at, "tp_copy_block")]

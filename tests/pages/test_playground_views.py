@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.pages.apptest import open_page, rerun
+from tests.pages.apptest import copy_blocks, open_page, rerun
 from tests.pages.live import live_box
 from ui import state
 from ui.decode_view import IDS_KEY, TOKENIZER_KEY
@@ -44,7 +44,7 @@ def decode(ids: str, key: str = "gpt2"):
 
 def test_decode_ids_shows_the_text_and_its_spans() -> None:
     at = decode("[15496, 11, 995, 0]")
-    assert [c.value for c in at.code if c.value == "Hello, world!"] == ["Hello, world!"]
+    assert [text for text in copy_blocks(at) if text == "Hello, world!"] == ["Hello, world!"]
     assert any("tp-spans" in h.proto.body and "data-ids=byg,b,rn,0" in h.proto.body for h in at.html)
 
 
@@ -58,8 +58,8 @@ def test_an_id_outside_the_vocabulary_is_named() -> None:
 def test_ids_that_cut_a_character_show_byte_groups_never_a_replacement_character() -> None:
     at = decode("41840")  # the first of the two tokens of 👩 under GPT-2
     assert any("not valid UTF-8 on their own" in w.value for w in at.warning)
-    assert [c.value for c in at.code if c.value.startswith("41840")] == ["41840: F0 9F 91"]
-    assert not any("\ufffd" in c.value for c in at.code)
+    assert [text for text in copy_blocks(at) if text.startswith("41840")] == ["41840: F0 9F 91"]
+    assert not any("\ufffd" in text for text in copy_blocks(at))
 
 
 def test_bad_ids_are_one_sentence() -> None:
