@@ -91,11 +91,12 @@ def counts_markdown(columns: Mapping[str, TextCounts]) -> str:
     """The table in GitHub-flavored Markdown: a column of labels, then one right-aligned column per tokenizer.
 
     Every name and label is Markdown-escaped (an uploaded tokenizer's name is its file's name, and
-    ``|`` would end a cell), so it shows as written.
+    ``|`` would end a cell), so it shows as written, a line break in it as a space.
     """
-    names = list(columns)
+    # a line break would end the row (a file's name may hold one): a space instead
+    names = [md_escape(name).replace("\r", " ").replace("\n", " ") for name in columns]
     lines = [
-        "| | " + " | ".join(md_escape(name) for name in names) + " |",
+        "| | " + " | ".join(names) + " |",
         "| :-- | " + " | ".join("--:" for _ in names) + " |",
     ]
     for label, cells in counts_cells(columns).items():
@@ -105,7 +106,7 @@ def counts_markdown(columns: Mapping[str, TextCounts]) -> str:
 
 
 def counts_table(columns: Mapping[str, TextCounts]) -> None:
-    """Draw the counts table for ``columns`` (tokenizer name → counts)."""
+    """Draw the Playground's counts table for ``columns`` (tokenizer name → counts); once per page run."""
     if not columns:
         return
-    st.container(key="counts_table").markdown(counts_markdown(columns))
+    st.container(key="pg_counts_table").markdown(counts_markdown(columns))  # styled in assets/spans.css

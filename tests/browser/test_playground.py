@@ -12,7 +12,7 @@ XSS = "<script>alert(1)</script>\n<img src=x onerror=alert(1)>\n</span><b>x"
 # The token count headline of each column ("184 tokens"), in page order.
 HEADLINES_JS = """() => [...document.querySelectorAll('[data-testid=stMarkdownContainer] strong')]
     .map(e => e.textContent).filter(t => /^[0-9,]+ tokens$/.test(t))"""
-COUNTS = ".st-key-counts_table table"  # the counts table (ui/tables.py: a Markdown table)
+COUNTS = ".st-key-pg_counts_table table"  # the counts table (ui/tables.py: a Markdown table)
 TABLE_JS = f"() => (document.querySelector('{COUNTS}') || {{}}).innerText || ''"
 
 

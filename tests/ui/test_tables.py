@@ -64,6 +64,12 @@ def test_markdown_keeps_a_file_name_as_text() -> None:
     assert header == r"| | \!\[t\]\(x\.png\) \[a\]\(b\) c\|d\_1\.txt |"
 
 
+def test_a_line_break_in_a_name_does_not_end_the_row() -> None:
+    lines = counts_markdown({"a\nb\r\nc.txt": SHORT}).splitlines()
+    assert lines[0] == r"| | a b  c\.txt |"
+    assert len(lines) == 2 + len(counts_cells({"x": SHORT}))
+
+
 def test_drawing_the_table_needs_no_pandas() -> None:
     """st.table converts through pandas and pyarrow: about 0.4 s of a fresh server's first Playground visit."""
     import subprocess
