@@ -51,6 +51,9 @@ def switch_once(page, url: str, label: str, title: str, watch_ms: int) -> dict[s
     """From the Playground, click ``label`` in the sidebar and read the frames of ``watch_ms`` after it."""
     page.goto(url)
     wait_settled(page)
+    # the Playground's own loading placeholders (its lazily loaded elements) can outlast its run by a
+    # second: counted, they were taken for the new page's
+    page.wait_for_function("() => !document.querySelector('[data-testid=stSkeleton]')", timeout=120_000)
     page.evaluate(RECORD_JS, watch_ms)
     page.locator("[data-testid=stSidebar]").get_by_role("link", name=label).first.click()
     page.wait_for_timeout(watch_ms + 200)

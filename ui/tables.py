@@ -1,7 +1,11 @@
 """The counts table: one row per measure, one column per tokenizer, best value in a row in bold.
 
-``counts_frame`` and ``counts_styler`` are pure (a DataFrame and its Styler), tested as objects;
-``counts_table`` draws them.
+``counts_cells`` (the formatted cells) and ``counts_markdown`` (the table as GitHub-flavored Markdown)
+are pure, tested as strings; ``counts_table`` draws it.
+
+Subtle: drawn as a Markdown table, not with ``st.table``: ``st.table`` converts its data through pandas
+and pyarrow, and importing pandas with its Styler was about 0.4 s of a fresh server's first Playground
+visit (issue 21, item 9). Nothing here imports pandas or numpy.
 """
 
 from __future__ import annotations
@@ -9,13 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-import numpy as np
-import pandas as pd
 import streamlit as st
-from pandas.io.formats.style import Styler
 
 from core.measures.metrics import TextCounts
 from ui.widgets import md_escape
+
+MISSING = "—"  # a value a tokenizer does not have (an unknown count when only a token count was given)
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,14 @@ ROWS = (
 )
 
 
+@dataclass(frozen=True)
+class Cell:
+    """One value as shown: thousands separators, two decimals for ratios, "—" when missing; ``best`` is bold."""
+
+    text: str
+    best: bool = False
+
+
 def visible_rows(columns: Mapping[str, TextCounts]) -> tuple[Row, ...]:
     """The rows to show: optional rows only when some tokenizer has a non-zero value in them."""
     return tuple(
@@ -52,47 +63,50 @@ def visible_rows(columns: Mapping[str, TextCounts]) -> tuple[Row, ...]:
     )
 
 
-def counts_frame(columns: Mapping[str, TextCounts]) -> pd.DataFrame:
-    """Rows are measures (labels with units), columns are tokenizer names; missing values are NaN.
-
-    Subtle: every column is float64 even for counts, because Streamlit right-aligns a column only
-    when its dtype is numeric, and a column mixing ints and ratios would be ``object``; the Styler
-    shows counts without decimals.
-    """
-    rows = visible_rows(columns)
-    data = {
-        name: [float("nan") if getattr(counts, row.field) is None else getattr(counts, row.field) for row in rows]
-        for name, counts in columns.items()
-    }
-    return pd.DataFrame(data, index=[row.label for row in rows], dtype="float64")
-
-
-def counts_styler(frame: pd.DataFrame) -> Styler:
-    """Thousands separators, two decimals for ratios, "—" for missing, the best value in a row bold.
+def counts_cells(columns: Mapping[str, TextCounts]) -> dict[str, list[Cell]]:
+    """Per visible row (by label), one cell per tokenizer in the order of ``columns``.
 
     Subtle: a row's best value is bold only when the values differ; a tie everywhere is no news.
+
+    >>> from core.measures.metrics import text_counts
+    >>> counts_cells({"A": text_counts("ab", 1), "B": text_counts("ab", 2)})["tokens"]
+    [Cell(text='1', best=True), Cell(text='2', best=False)]
     """
-    by_label = {row.label: row for row in ROWS}
-    styler = frame.style
-    # one format call per kind of row, one frame of styles: a call per row was a third of a warm Playground run
-    for ratio, pattern in ((True, "{:,.2f}"), (False, "{:,.0f}")):
-        labels = [label for label in frame.index if by_label[label].ratio == ratio]
-        if labels:
-            styler = styler.format(pattern, subset=pd.IndexSlice[labels, :], na_rep="—")
-    cells = []
-    for label, values in zip(frame.index, frame.to_numpy(), strict=True):
-        row, present = by_label[label], values[~np.isnan(values)]
+    cells = {}
+    for row in visible_rows(columns):
+        values = [getattr(counts, row.field) for counts in columns.values()]
+        present = [value for value in values if value is not None]
         target = None
-        if row.best and len(np.unique(present)) > 1:
-            target = present.min() if row.best == "min" else present.max()
-        cells.append(["font-weight: 700" if target is not None and value == target else "" for value in values])
-    bold = pd.DataFrame(cells, index=frame.index, columns=frame.columns)
-    return styler.apply(lambda _: bold, axis=None)
+        if row.best and len(set(present)) > 1:
+            target = min(present) if row.best == "min" else max(present)
+        pattern = "{:,.2f}" if row.ratio else "{:,.0f}"
+        cells[row.label] = [
+            Cell(MISSING if value is None else pattern.format(value), target is not None and value == target)
+            for value in values
+        ]
+    return cells
+
+
+def counts_markdown(columns: Mapping[str, TextCounts]) -> str:
+    """The table in GitHub-flavored Markdown: a column of labels, then one right-aligned column per tokenizer.
+
+    Every name and label is Markdown-escaped (an uploaded tokenizer's name is its file's name, and
+    ``|`` would end a cell), so it shows as written, a line break in it as a space.
+    """
+    # a line break would end the row (a file's name may hold one): a space instead
+    names = [md_escape(name).replace("\r", " ").replace("\n", " ") for name in columns]
+    lines = [
+        "| | " + " | ".join(names) + " |",
+        "| :-- | " + " | ".join("--:" for _ in names) + " |",
+    ]
+    for label, cells in counts_cells(columns).items():
+        shown = [f"**{cell.text}**" if cell.best else cell.text for cell in cells]
+        lines.append(f"| {md_escape(label)} | " + " | ".join(shown) + " |")
+    return "\n".join(lines)
 
 
 def counts_table(columns: Mapping[str, TextCounts]) -> None:
-    """Draw the counts table for ``columns`` (tokenizer name → counts)."""
+    """Draw the Playground's counts table for ``columns`` (tokenizer name → counts); once per page run."""
     if not columns:
         return
-    # st.table renders headers as Markdown, and an uploaded tokenizer's name is its file's name
-    st.table(counts_styler(counts_frame({md_escape(name): counts for name, counts in columns.items()})))
+    st.container(key="pg_counts_table").markdown(counts_markdown(columns))  # styled in assets/spans.css

@@ -12,7 +12,8 @@ XSS = "<script>alert(1)</script>\n<img src=x onerror=alert(1)>\n</span><b>x"
 # The token count headline of each column ("184 tokens"), in page order.
 HEADLINES_JS = """() => [...document.querySelectorAll('[data-testid=stMarkdownContainer] strong')]
     .map(e => e.textContent).filter(t => /^[0-9,]+ tokens$/.test(t))"""
-TABLE_JS = "() => (document.querySelector('[data-testid=stTable]') || {}).innerText || ''"
+COUNTS = ".st-key-pg_counts_table table"  # the counts table (ui/tables.py: a Markdown table)
+TABLE_JS = f"() => (document.querySelector('{COUNTS}') || {{}}).innerText || ''"
 
 
 def wait_ready(page, columns: int) -> None:
@@ -33,7 +34,7 @@ def set_text(page, text: str) -> None:
 def test_opens_with_four_tokenizers_spans_and_counts_and_typing_changes_them(page) -> None:
     """Was two tests, each on a visit of its own: the page as it opens, then typing."""
     wait_ready(page, 4)
-    page.wait_for_selector("[data-testid=stTable]")
+    page.wait_for_selector(COUNTS)
     assert len(page.evaluate(HEADLINES_JS)) == 4
     assert "tokens / word" in page.evaluate(TABLE_JS)
     assert page.locator(f"{SPANS} b").count() > 100

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.settle import wait_settled
-from tests.browser.test_playground import wait_ready
+from tests.browser.test_playground import COUNTS, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +21,7 @@ def test_a_file_name_is_plain_text_in_the_counts_table_and_the_ids_tabs(page, tm
     page.locator("[data-testid=stSidebar] [data-testid=stFileUploaderDropzoneInput]").nth(1).set_input_files(str(path))
     wait_ready(page, 5)
     wait_settled(page)  # the counts table and the ids tabs follow the columns in a whole-page run
-    table = page.locator("[data-testid=stTable]")
+    table = page.locator(COUNTS)
     table.locator("th", has_text="v_1").first.wait_for(timeout=60_000)
     assert NAME in table.inner_text() and "\\" not in table.inner_text()
     assert table.locator("a").count() == 0

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
+import pandas as pd
 from streamlit.testing.v1 import AppTest
 
 
@@ -47,3 +49,15 @@ def span_boxes(at: AppTest) -> list[str]:
 def copy_blocks(at: AppTest) -> list[str]:
     """The text of every block the run drew through ``ui.copy_block`` (token ids, decoded ids, previews)."""
     return [data["text"] for data in _component_data(at, "tp_copy_block")]
+
+
+def counts_table(at: AppTest) -> pd.DataFrame:
+    """The Playground's counts table (``ui.tables.counts_markdown``, a Markdown table) as a frame of numbers:
+    rows by label, columns by the names as sent (Markdown-escaped), "—" as NaN, bold and separators gone."""
+    table = next(m.value for m in at.markdown if m.value.startswith("| | "))
+    rows = [re.split(r"(?<!\\)\|", line.strip())[1:-1] for line in table.splitlines()]
+    names = [cell.strip() for cell in rows[0][1:]]
+    labels = [re.sub(r"\\(.)", r"\1", row[0].strip()) for row in rows[2:]]
+    values = [[float("nan") if cell.strip() == "—" else float(cell.strip().strip("*").replace(",", ""))
+               for cell in row[1:]] for row in rows[2:]]
+    return pd.DataFrame(values, index=labels, columns=names)

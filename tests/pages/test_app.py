@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.pages.apptest import copy_blocks, open_page, span_boxes
+from tests.pages.apptest import copy_blocks, counts_table, open_page, span_boxes
 from tests.pages.live import live_box
 from ui import columns, state
 from ui.span_facts import read_facts
@@ -58,7 +58,7 @@ def test_default_view_shows_four_tokenizers_with_counts() -> None:
     assert len(headings(at)) + len(unavailable(at)) == 4
     assert len(spans(at)) == len(headings(at)) >= 1
     assert len(token_headlines(at)) == len(headings(at))
-    table = at.table[0].value
+    table = counts_table(at)
     assert [c.replace("\\", "") for c in table.columns] == headings(at)  # escaped Markdown, shown as the names
     assert "tokens" in table.index and "bytes / token" in table.index
     # the ids view (and the sidebar's link), without Streamlit's syntax highlighter
@@ -186,7 +186,7 @@ def test_lossy_tokenizer_is_flagged_and_added_tokens_counted_apart() -> None:
     assert warnings == ["Lossy: the tokens decode to another text; at character 1, “H” came back as “h”; 1 unknown token"]
     bert_headline = token_headlines(at)[0]
     assert "+ 2 added by the tokenizer" in bert_headline and "CLS" in bert_headline
-    table = at.table[0].value
+    table = counts_table(at)
     assert table.loc["unknown tokens"].tolist() == [1, 0]
     assert "tp-unk" in spans(at)[0] and "tp-added" in spans(at)[0]
 
@@ -240,7 +240,7 @@ def test_a_megabyte_of_text_keeps_exact_counts_and_caps_the_spans() -> None:
     assert not at.exception and not at.error
     if unavailable(at):
         pytest.skip("cl100k_base is unavailable here")
-    table = at.table[0].value
+    table = counts_table(at)
     assert table.loc["characters"].tolist() == [1_000_000]
     assert table.loc["UTF-8 bytes"].tolist() == [len(text.encode())]
     (body,) = spans(at)
@@ -253,7 +253,7 @@ def test_show_more_draws_the_next_tokens_with_exact_counts() -> None:
     """The first screenful first; "Show more" doubles it (the browser presses it on scroll), to the end."""
     text = "Tokens, one after another. " * 600
     at = run_one("cl100k_base", text)
-    tokens = int(at.table[0].value.loc["tokens"].iloc[0])
+    tokens = int(counts_table(at).loc["tokens"].iloc[0])
     (body,) = spans(at)
     facts = read_facts(body)
     first = len(facts)
@@ -271,7 +271,7 @@ def test_show_more_draws_the_next_tokens_with_exact_counts() -> None:
     facts = read_facts(body)
     assert len(facts) == tokens and "tp-limit" not in body and "data-more" not in body
     assert b"".join(f.bytes for f in facts).decode() == text  # every token drawn, in order
-    assert int(at.table[0].value.loc["tokens"].iloc[0]) == tokens  # the counts never changed
+    assert int(counts_table(at).loc["tokens"].iloc[0]) == tokens  # the counts never changed
     at.toggle(key=state.PG_SHOW_WHITESPACE).set_value(True).run()  # a display switch keeps what was opened
     assert len(read_facts(spans(at)[0])) == tokens
     live_box(at, state.PG_TEXT).input(text + "!").run()  # a new text starts from the first screenful
@@ -288,7 +288,7 @@ def test_a_long_text_draws_the_whole_encodings_first_tokens_and_more(key: str) -
     text = ("Tokens, one after another; 2026 café 🙂 नमस्ते.\n" * 2_000)[: cache.WHOLE_CHARS + 20_000]
     at = run_one(key, text)
     whole = cache.tokenizer_store().get(key).encode(text)
-    table = at.table[0].value
+    table = counts_table(at)
     assert int(table.loc["tokens"].iloc[0]) == sum(t.kind != ADDED for t in whole)
     (body,) = spans(at)
     first = len(read_facts(body))
@@ -325,7 +325,7 @@ def test_a_long_upload_skips_the_text_area_and_counts_all_of_it() -> None:
     assert any(f"{len(big):,} characters" in m.value for m in at.markdown)
     assert len(big) > BIG_TEXT_CHARS
     assert at.session_state[state.PG_BIG_TEXT] == big
-    table = at.table[0].value
+    table = counts_table(at)
     assert table.loc["characters"].tolist() == [len(big)]
     assert table.loc["UTF-8 bytes"].tolist() == [len(big.encode())]
 

@@ -1,7 +1,10 @@
-"""What a first visit loads (issue 21, item 9): the Playground only the tokenizers of its columns."""
+"""What a first visit loads (issue 21, item 9): the Playground only the tokenizers of its columns, and
+neither pandas nor numpy (their imports were about half a second of a fresh server's first visit)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,3 +22,19 @@ def test_a_playground_visit_loads_only_the_tokenizers_of_its_columns(monkeypatch
     monkeypatch.setattr(cache, "tokenizer_store", lambda: store)  # a fresh process's: nothing loaded yet
     open_page(APP, timeout=120)
     assert sorted(loaded) == sorted(DEFAULT_KEYS)
+
+
+def test_a_first_playground_visit_imports_neither_pandas_nor_numpy() -> None:
+    """In a fresh process, as a fresh server's first visit: the counts table is Markdown (st.table converts
+    through pandas), and a short text's offsets are counted without numpy."""
+    code = (
+        "import sys; from streamlit.testing.v1 import AppTest; "
+        f"at = AppTest.from_file({APP!r}, default_timeout=120); at.run(); "
+        "assert not at.exception, [e.value for e in at.exception]; "
+        "assert any(m.value.startswith('| | ') for m in at.markdown), 'no counts table'; "
+        "print(sorted(m for m in ('pandas', 'numpy', 'pyarrow') if m in sys.modules))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                         cwd=Path(APP).parent)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip().splitlines()[-1] == "[]"

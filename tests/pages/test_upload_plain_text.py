@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from core.pretrained.sandbox import BASE_BUDGET_S
+from tests.pages.apptest import counts_table
 from tests.pages.live import live_box
 from tests.pages.test_inside_page import APP, PAGE, run
 from ui import state
@@ -58,7 +59,7 @@ def test_the_playgrounds_counts_table_and_ids_tabs_keep_a_file_name_as_text() ->
     at = run(APP)
     at.file_uploader(key="pg_tokenizer_upload").set_value((LINK_NAME, VOCAB, "text/plain")).run()
     assert not at.exception, [e.value for e in at.exception]
-    headers = [str(c) for table in at.table for c in table.value.columns]
+    headers = [str(c) for c in counts_table(at).columns]
     assert any("vocab" in h for h in headers) and not any(unescaped(h) for h in headers)
     labels = [tab.label for tab in at.tabs]
     assert any("vocab" in label for label in labels) and not any(unescaped(label) for label in labels)
