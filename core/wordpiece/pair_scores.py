@@ -14,7 +14,9 @@ a *pool*: the pairs whose float is at least a threshold, chosen (by a partition 
 about ``POOL`` pairs pass it, and chosen again when fewer than ``k`` of them are surely ahead of every
 pair below it, or when too many pass it. Each rescore adds to the pool the pairs it lifts over the
 threshold (a merge touches a few hundred pairs; a scan of every pair's float, tens of thousands, cost
-more than the rest of a late merge).
+more than the rest of a late merge), and moves or lets go the pool's pairs it touches: the pool is
+kept ranked, as a sorted list of ``(-float, slot)`` (a merge moves a handful of its pairs, each by
+bisection; sorting the pool again at every board cost more than the rescore itself).
 
 Scores are compared exactly: a pair's key is ``count(ab) * 2**128 // (count(a) * count(b))``, an
 integer whose order is the order of the fractions and which is equal only for equal fractions (two
@@ -41,9 +43,11 @@ Shakespeare to 8,000 pieces is such a board; the keys stay for the rest (counts 
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from collections import defaultdict
 from itertools import repeat
-from operator import add, eq, ge, mul, neg
+from math import inf
+from operator import add, ge, mul, neg
 from typing import NamedTuple
 
 import numpy as np
@@ -139,8 +143,9 @@ class PairScores:
     Each pair seen has a *slot*, its number in first-seen order (a pair gone and back keeps its
     slot), indexing the arrays ``counts_at`` (its count, as a float), ``lefts`` and ``rights`` (its symbols'
     ids) and ``floats`` (its score, 0 out of the race). The pool is the slots whose float is at
-    least ``threshold``; each pair outside it is behind every pair whose float is ``sure`` or more
-    (``sure`` 0: the pool holds every pair in the race).
+    least ``threshold``, with their floats (``pool``) and ranked (``ranked``); each pair outside it
+    is behind every pair whose float is ``sure`` or more (``sure`` 0: the pool holds every pair in
+    the race).
     """
 
     def __init__(self, words: list[str], freqs: list[int], *, min_count: int = 1) -> None:
@@ -168,12 +173,15 @@ class PairScores:
             self.pairs_of.add(pair, slot)
         self.floats = np.zeros(size, np.float64)
         self.threshold, self.sure, self.chosen = _ALL, 0.0, 0
-        self.pool: set[int] = set()  # the slots whose float passes the threshold (see ``_sorted_pool``),
-        self.pooled = np.zeros(0, np.intp)  # and the same as an array
+        self.pool: dict[int, float] = {}  # slot -> float, for every slot whose float passes the threshold,
+        self.ranked: list[tuple[float, int]] = []  # and the same as (-float, slot), best first
+        # the float a rescored slot must reach to be looked at by ``_update_pool``: the threshold, or
+        # -1 for the pool's own slots (whose floats are kept up to date, or which leave it)
+        self.bars = np.full(size, self.threshold)
         self.made: dict[int, Candidate] = {}  # the last board's candidates, by slot
-        self.boards = 0  # how many boards were made; ``stamps[slot]``: how many when it was last rescored
-        self.stamps = np.zeros(size, np.int64)
-        self._rescore(np.arange(len(counts)))
+        everything = np.arange(len(counts))
+        self.floats[everything] = self._score(everything)
+        self._set_pool(np.flatnonzero(self.floats >= self.threshold))
         self.leader: str | None = None  # the best pair at the last ``board``, and how many tie with it
         self.tied = 0
 
@@ -182,23 +190,23 @@ class PairScores:
     def board(self, k: int) -> tuple[Candidate, ...]:
         """The best ``k`` pairs in the race, best first, as candidates; sets ``leader`` and ``tied``.
 
-        Subtle: the pool is sorted by float, equal floats by slot; the pairs that come after the
+        Subtle: the pool is ranked by float, equal floats by slot; the pairs that come after the
         ``k``-th and not near it are behind the first ``k`` for sure. When the ``k``-th float is
         ``_EXACT`` or more, that order is the exact one (see the module's docstring); else each run of
         floats near one another (those can be out of order, or tied) is put in exact order by the
         pairs' keys, ties by slot. A candidate of the last board whose counts have not changed since
-        is given again (training keeps thousands of boards, most of their candidates the same).
+        is given again (training keeps thousands of boards, most of their candidates the same): a
+        change of counts rescores its slot, which ``_update_pool`` takes out of ``made``.
         """
-        slots, found = self._sorted_pool(k)
-        end = min(k, len(found))
-        if end and found[end - 1] >= _EXACT:
-            slots = _by_slot_where_tied(slots, found, k)
+        ranked = self._ranked_pool(k)
+        end = min(k, len(ranked))
+        if end and -ranked[end - 1][0] >= _EXACT:
+            slots = [slot for _, slot in ranked[:k]]
             out = self._candidates(slots)
-            self.tied = found.count(found[0])  # equal floats are equal scores here
+            self.tied = bisect_left(ranked, (ranked[0][0], inf))  # equal floats are equal scores here
         else:
-            out, slots = self._near_runs_in_order(k, slots, found)
+            out, slots = self._near_runs_in_order(k, ranked)
         self.made = dict(zip(slots, out, strict=True))
-        self.boards += 1
         self.leader = chr(out[0][0]) + chr(out[0][1]) if out else None
         return tuple(out)
 
@@ -209,25 +217,26 @@ class PairScores:
     def _candidates(self, slots: list[int]) -> list[Candidate]:
         """A candidate for each of ``slots``: the last board's where its counts have not changed
         (its slot not rescored since)."""
-        names, counts, symbols, made, stamps, now = self.names, self.counts, self.symbols, self.made, self.stamps, self.boards
+        names, counts, symbols, made = self.names, self.counts, self.symbols, self.made
         out = []
         for slot in slots:
             found = made.get(slot)
-            if found is None or stamps[slot] == now:
+            if found is None:
                 pair = names[slot]
                 count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
                 found = _new(Candidate, (ord(pair[0]), ord(pair[1]), count / (left * right), count, left, right))
             out.append(found)
         return out
 
-    def _near_runs_in_order(self, k: int, slots: list[int], found: list[float]) -> tuple[list[Candidate], list[int]]:
+    def _near_runs_in_order(self, k: int, ranked: list[tuple[float, int]]) -> tuple[list[Candidate], list[int]]:
         """The first ``k`` candidates and their slots, in exact order, when floats may mislead."""
-        end = min(k, len(found))
+        end = min(k, len(ranked))
         if end:
-            bound = found[end - 1] * _BELOW
-            while end < len(found) and found[end] >= bound:
+            bound = ranked[end - 1][0] * _BELOW  # negated floats: -f >= -g * _BELOW is f <= g * _BELOW
+            while end < len(ranked) and ranked[end][0] <= bound:
                 end += 1
-        slots = slots[:end]
+        found = [-value for value, _ in ranked[:end]]
+        slots = [slot for _, slot in ranked[:end]]
         out = self._candidates(slots)
         self.tied = 1
         if any(map(ge, found[1:end], map(mul, found[: end - 1], repeat(_BELOW)))):  # a run of near floats
@@ -265,32 +274,17 @@ class PairScores:
             (c << _BITS) // (symbols[p[0]] * symbols[p[1]]) == key for p, c in self.counts.items() if c >= self.min_count
         )
 
-    def _sorted_pool(self, k: int) -> tuple[list[int], list[float]]:
-        """The pool's slots and floats, best float first (equal floats in any order); the threshold is
-        chosen again first when too many pairs pass it to sort every step, or too few are surely ahead
-        of every pair outside.
-
-        Subtle: the pool holds every slot whose float passes the threshold, and maybe some whose
-        float fell below it since (a merge rescores a few hundred pairs and only adds those that pass):
-        those sort last and are let go here.
-        """
+    def _ranked_pool(self, k: int) -> list[tuple[float, int]]:
+        """The pool as ``(-float, slot)``, best first, equal floats by slot; the threshold is chosen
+        again first when too many pairs pass it to rank every step, or too few are surely ahead of
+        every pair outside."""
         for _ in range(2):
-            found = self.floats[self.pooled]
-            order = found.argsort()[::-1]
-            slots, found = self.pooled[order], found[order].tolist()
-            keep = len(found)
-            while keep and found[keep - 1] < self.threshold:
-                keep -= 1
-            if keep < len(found):
-                self.pool.difference_update(slots[keep:].tolist())
-                slots = slots[:keep]
-                del found[keep:]
-            self.pooled = slots
-            crowded = keep > max(4 * POOL, 2 * self.chosen)
-            if not crowded and (not self.sure or (keep >= k and found[k - 1] >= self.sure)):
+            ranked = self.ranked
+            crowded = len(ranked) > max(4 * POOL, 2 * self.chosen)
+            if not crowded and (not self.sure or (len(ranked) >= k and -ranked[k - 1][0] >= self.sure)):
                 break
             self._choose(k)
-        return slots.tolist(), found
+        return self.ranked
 
     def _choose(self, k: int) -> None:
         """Set the threshold so that about ``POOL`` pairs, and at least ``k``, pass it; pool them."""
@@ -302,12 +296,20 @@ class PairScores:
             cut = float(np.partition(floats, len(floats) - wanted)[len(floats) - wanted])
             self.threshold = cut * (1 - _MARGIN)
             self.sure = self.threshold * (1 + _NEAR)
-        self.pooled = np.flatnonzero(floats >= self.threshold)
-        self.pool = set(self.pooled.tolist())
+        self._set_pool(np.flatnonzero(floats >= self.threshold))
         self.chosen = len(self.pool)
 
-    def _rescore(self, slots: np.ndarray) -> None:
-        """Score ``slots`` again from the arrays of counts (0 for a pair out of the race).
+    def _set_pool(self, slots: np.ndarray) -> None:
+        """Make ``slots`` the pool (their floats pass the threshold)."""
+        found = self.floats[slots].tolist()
+        slots = slots.tolist()
+        self.pool = dict(zip(slots, found, strict=True))
+        self.ranked = sorted(zip(map(neg, found), slots, strict=True))
+        self.bars[:] = self.threshold
+        self.bars[slots] = -1.0
+
+    def _score(self, slots: np.ndarray) -> np.ndarray:
+        """The floats of ``slots``, from the arrays of counts (0 for a pair out of the race).
 
         Subtle: one division by the product of the two counts, so that a float is the correctly
         rounded fraction while that product is below 2**53: equal fractions, equal floats.
@@ -316,14 +318,41 @@ class PairScores:
         found = counts / (symbol_counts[self.lefts[slots]] * symbol_counts[self.rights[slots]])
         if self.min_count > 1:
             found[counts < self.min_count] = 0.0
+        return found
+
+    def _rescore(self, slots: np.ndarray) -> None:
+        """Score ``slots`` again; update the pool with those of them that are in it or now pass the
+        threshold (a slot may come twice in ``slots``)."""
+        found = self._score(slots)
         self.floats[slots] = found
-        self.stamps[slots] = self.boards
-        passing = slots[found >= self.threshold]
-        if len(passing):
-            entering = set(passing.tolist()) - self.pool  # subtle: a slot may come twice in ``slots``
-            if entering:
-                self.pool |= entering
-                self.pooled = np.concatenate([self.pooled, list(entering)])
+        looked = found >= self.bars[slots]
+        self._update_pool(slots[looked].tolist(), found[looked].tolist())
+
+    def _update_pool(self, slots: list[int], found: list[float]) -> None:
+        """Give the pool the new floats of ``slots``: in it, kept up to date or let go; out of it,
+        let in where they pass the threshold. Their candidates on the last board are out of date.
+
+        Subtle: a merge changes a handful of the pool's pairs, so each is taken out of ``ranked``
+        and put back at its new place by bisection, instead of sorting the pool again at each step.
+        """
+        pool, ranked, made, bars, threshold = self.pool, self.ranked, self.made, self.bars, self.threshold
+        for slot, value in zip(slots, found, strict=True):
+            made.pop(slot, None)
+            old = pool.get(slot)
+            if old is not None:
+                if old == value:
+                    continue
+                del ranked[bisect_left(ranked, (-old, slot))]
+                if value < threshold:
+                    del pool[slot]
+                    bars[slot] = threshold
+                    continue
+            elif value < threshold:
+                continue  # the second time of a slot that has just left the pool
+            else:
+                bars[slot] = -1.0
+            pool[slot] = value
+            insort(ranked, (-value, slot))
 
     # -- merging ----------------------------------------------------------------------------------
 
@@ -365,12 +394,13 @@ class PairScores:
     def _apply(self, delta: dict[str, int]) -> list[int]:
         """Add ``delta`` to the pairs' counts; return the slots of the pairs whose count changed.
 
-        A pair seen for the first time gets the next slot, and its symbols in ``lefts`` and ``rights``
-        one by one: a merge makes one or two, and a list would cost more to convert than they do.
+        A pair seen for the first time gets the next slot, and its symbols in ``lefts`` and ``rights``;
+        the arrays are written one item at a time: a merge changes a handful of counts, and a list
+        would cost more to convert than they do.
         """
         counts, seen, names, add_pair = self.counts, self.seen, self.names, self.pairs_of.add
-        lefts, rights = self.lefts, self.rights
-        slots, totals = [], []
+        lefts, rights, counts_at = self.lefts, self.rights, self.counts_at
+        slots = []
         for made, change in delta.items():
             if not change:
                 continue
@@ -381,7 +411,7 @@ class PairScores:
                 slot = seen[made] = len(names)
                 names.append(made)
                 if slot == len(lefts):
-                    lefts, rights = self._grow()
+                    lefts, rights, counts_at = self._grow()
                 lefts[slot], rights[slot] = ord(made[0]), ord(made[1])
             if total:
                 if not before:  # new, or back
@@ -390,18 +420,17 @@ class PairScores:
             else:
                 del counts[made]
             slots.append(slot)
-            totals.append(total)
-        if slots:
-            self.counts_at[slots] = totals
+            counts_at[slot] = total
         return slots
 
-    def _grow(self) -> tuple[np.ndarray, np.ndarray]:
-        """Double the room in the arrays indexed by slot; return the new ``lefts`` and ``rights``."""
-        self.counts_at, self.lefts, self.rights, self.floats, self.stamps = (
-            np.concatenate([a, np.zeros(len(a), a.dtype)])
-            for a in (self.counts_at, self.lefts, self.rights, self.floats, self.stamps)
+    def _grow(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Double the room in the arrays indexed by slot; return the new ``lefts``, ``rights`` and
+        ``counts_at``."""
+        self.counts_at, self.lefts, self.rights, self.floats = (
+            np.concatenate([a, np.zeros(len(a), a.dtype)]) for a in (self.counts_at, self.lefts, self.rights, self.floats)
         )
-        return self.lefts, self.rights
+        self.bars = np.concatenate([self.bars, np.full(len(self.bars), self.threshold)])
+        return self.lefts, self.rights, self.counts_at
 
     def _rewrite(self, pair: str, new: str) -> tuple[dict[str, int], int]:
         """Rewrite the words holding ``pair``, listing them in ``where`` under the pairs with ``new``
@@ -442,17 +471,6 @@ class PairScores:
                 where[made].add(index)
         delta[pair] = get(pair, 0) - once
         return delta, once + many
-
-
-def _by_slot_where_tied(slots: list[int], found: list[float], k: int) -> list[int]:
-    """The first ``k`` of ``slots`` (sorted by float, best first, equal floats in any order) with
-    equal floats in slot order, the pairs tied with the ``k``-th taken into account."""
-    end = min(k, len(found))
-    while end < len(found) and found[end] == found[end - 1]:
-        end += 1
-    if not any(map(eq, found[1:end], found[: end - 1])):
-        return slots[:k]
-    return [slot for _, slot in sorted(zip(map(neg, found[:end]), slots[:end], strict=True))][:k]
 
 
 def _replace_all(

@@ -147,8 +147,8 @@ def test_a_candidate_whose_counts_did_not_change_is_the_last_boards() -> None:
 
 
 def test_the_pool_holds_every_pair_above_the_threshold() -> None:
-    """After every merge, each pair whose float passes the threshold is in the pool (kept by the
-    rescores, not by a scan), and the pool's array and set agree."""
+    """After every merge, the pool is the pairs whose float passes the threshold (kept by the
+    rescores, not by a scan), with their floats as scored, and its ranking agrees with it."""
     scores = PairScores(["abcab", "bcd", "abd", "cdcd"] * 3, [3, 2, 5, 1] * 3)
     checked = 0
     for new in "EFGHIJ":
@@ -156,8 +156,9 @@ def test_the_pool_holds_every_pair_above_the_threshold() -> None:
         if not board:
             break
         floats = scores.floats[: len(scores.names)]
-        assert set(np.flatnonzero(floats >= scores.threshold).tolist()) <= scores.pool
-        assert set(scores.pooled.tolist()) == scores.pool and len(scores.pooled) == len(scores.pool)
+        assert set(np.flatnonzero(floats >= scores.threshold).tolist()) == set(scores.pool)
+        assert scores.pool == {slot: float(floats[slot]) for slot in scores.pool}
+        assert scores.ranked == sorted((-value, slot) for slot, value in scores.pool.items())
         scores.merge(chr(board[0].left) + chr(board[0].right), new)
         checked += 1
     assert checked == 6
