@@ -7,16 +7,25 @@ counted once; a merge rewrites only the words that hold its pair.
 
 Subtle: unlike BPE's counts, a score can go *up*. Merging ``a + b`` lowers ``count(a)`` and
 ``count(b)``, which raises the score of every other pair holding ``a`` or ``b``, words away from the
-merge; a frequent symbol such as ``##e`` is in hundreds of pairs and loses a little at many merges.
-So every pair's score is kept as a float in one numpy array, and a merge rescores all the pairs of
-its three symbols, and the pairs whose count changed, in a few array operations. The race is run on
-a *pool*: the pairs whose float is at least a threshold, chosen (by a partition of the array) so that
-about ``POOL`` pairs pass it, and chosen again when fewer than ``k`` of them are surely ahead of every
-pair below it, or when too many pass it. Each rescore adds to the pool the pairs it lifts over the
-threshold (a merge touches a few hundred pairs; a scan of every pair's float, tens of thousands, cost
-more than the rest of a late merge), and moves or lets go the pool's pairs it touches: the pool is
-kept ranked, as a sorted list of ``(-float, slot)`` (a merge moves a handful of its pairs, each by
-bisection; sorting the pool again at every board cost more than the rescore itself).
+merge. A merge rescores the pairs whose count changed, and the pool's pairs holding one of its symbols;
+the race is run on that *pool*: the pairs whose float is at least a threshold, chosen (by a
+partition of every pair's float, computed afresh) so that about ``POOL`` pairs pass it, and chosen
+again when fewer than ``k`` of them are surely ahead of every pair outside, or when too many pass
+it. Each rescore adds to the pool the pairs it lifts over the threshold (a scan of every pair,
+tens of thousands, cost more than the rest of a late merge), and moves or lets go the pool's pairs
+it touches: the pool is kept ranked, as a sorted list of ``(-float, slot)`` (a merge moves a
+handful of them, each by bisection; sorting the pool again at every board cost more than the
+rescore itself).
+
+The other pairs of a merged symbol are rescored late: only once the symbol's count has fallen
+below ``1/SLACK`` of its count when they last were (or has risen: a merge can make a piece that
+exists). A frequent symbol such as ``##e`` is in hundreds of pairs and loses a little at many
+merges; rescoring them all at each (a hundred pairs a merge) was a fifth of training. Until then a
+pair's float may be below its score, by at most ``SLACK`` for each of its symbols: so a pair
+outside the pool scores below ``threshold * SLACK**2``, and only the pool's pairs above that are
+surely ahead of it (``sure``).
+A merge rescores a median of a dozen pairs: at most ``FEW`` of them (none of a symbol with an
+array of pairs, see ``_SymbolPairs``) are rescored in Python, the rest in a few array operations.
 
 Scores are compared exactly: a pair's key is ``count(ab) * 2**128 // (count(a) * count(b))``, an
 integer whose order is the order of the fractions and which is equal only for equal fractions (two
@@ -55,6 +64,11 @@ import numpy as np
 _BITS = 128  # key = count << _BITS // (left count * right count): exact, see the module's docstring
 POOL = 32  # about this many pairs pass the threshold when it is chosen (see the module's docstring)
 GROUP_AT = 32  # a symbol in this many pairs keeps their slots as a numpy array (see ``_SymbolPairs``)
+FEW = 32  # a merge that rescores at most this many pairs, none of a grouped symbol, does it in Python
+# A symbol's pairs are rescored once its count has fallen below 1/SLACK of what it was when they last
+# were (the module's docstring says why that is enough); a power of two plus one, so that SLACK * count
+# and SLACK**2 are exact floats.
+SLACK = 1 + 2.0**-7
 # Floats further apart than _NEAR (relative) are in the order of their fractions (see the module's
 # docstring); the threshold sits _MARGIN below the pool's last pair, so that the pairs near it, which
 # move a little at most merges, stay in the pool instead of making it be chosen again.
@@ -104,7 +118,21 @@ class _SymbolPairs:
         if pair[1] != pair[0]:
             self.lists[pair[1]].append(slot)
 
-    def gather(self, chars: set[str], extra: list[int], counts_at: np.ndarray) -> np.ndarray:
+    def listed(self, chars: list[str], extra: list[int], most: int) -> list[int] | None:
+        """``extra`` (extended in place) and the slots of every pair holding one of ``chars``, as a
+        list; None, and ``extra`` as it was, when one of them keeps an array or there are more than
+        ``most``."""
+        lists = self.lists
+        if chars:
+            if any(ch in self.arrays for ch in chars):
+                return None
+            if len(extra) + sum(len(lists.get(ch, ())) for ch in chars) > most:
+                return None
+            for ch in chars:
+                extra += lists.get(ch, ())
+        return extra if len(extra) <= most else None
+
+    def gather(self, chars: list[str], extra: list[int], counts_at: np.ndarray) -> np.ndarray:
         """The slots of every pair holding one of ``chars``, then ``extra`` (extended in place); a slot
         may come twice."""
         small, parts, lists, arrays = extra, [], self.lists, self.arrays
@@ -141,11 +169,12 @@ class PairScores:
     occur ``min_count`` times or more take part in the race.
 
     Each pair seen has a *slot*, its number in first-seen order (a pair gone and back keeps its
-    slot), indexing the arrays ``counts_at`` (its count, as a float), ``lefts`` and ``rights`` (its symbols'
-    ids) and ``floats`` (its score, 0 out of the race). The pool is the slots whose float is at
-    least ``threshold``, with their floats (``pool``) and ranked (``ranked``); each pair outside it
-    is behind every pair whose float is ``sure`` or more (``sure`` 0: the pool holds every pair in
-    the race).
+    slot), indexing ``names`` (the pair), ``parts`` (its two symbols) and the arrays ``counts_at``
+    (its count, as a float), ``lefts`` and ``rights`` (its symbols' ids). A pair's float is its
+    score (0 out of the race) when it was last rescored. The pool is the slots whose float is at
+    least ``threshold``, with their floats (``pool``, exact) and ranked (``ranked``); each pair
+    outside it is behind every pair whose float is ``sure`` or more (``sure`` 0: the pool holds
+    every pair in the race).
     """
 
     def __init__(self, words: list[str], freqs: list[int], *, min_count: int = 1) -> None:
@@ -157,6 +186,7 @@ class PairScores:
         self.initial_tokens = self.tokens = sum(self.symbols.values())
         self.seen = {pair: slot for slot, pair in enumerate(counts)}  # dicts keep first-seen order
         self.names = list(counts)  # slot -> pair
+        self.parts = [(pair[0], pair[1]) for pair in counts]  # slot -> its two symbols (made once, hashed once)
         size = max(64, 2 * len(counts))
         # counts as floats (exact: below 2**53, see the module's docstring): scoring divides without casting
         self.counts_at = np.zeros(size, np.float64)
@@ -171,17 +201,17 @@ class PairScores:
         self.pairs_of = _SymbolPairs(GROUP_AT)
         for slot, pair in enumerate(counts):
             self.pairs_of.add(pair, slot)
-        self.floats = np.zeros(size, np.float64)
         self.threshold, self.sure, self.chosen = _ALL, 0.0, 0
         self.pool: dict[int, float] = {}  # slot -> float, for every slot whose float passes the threshold,
         self.ranked: list[tuple[float, int]] = []  # and the same as (-float, slot), best first
         # the float a rescored slot must reach to be looked at by ``_update_pool``: the threshold, or
         # -1 for the pool's own slots (whose floats are kept up to date, or which leave it)
         self.bars = np.full(size, self.threshold)
+        self.pool_of: defaultdict[str, set[int]] = defaultdict(set)  # symbol -> its pairs in the pool
         self.made: dict[int, Candidate] = {}  # the last board's candidates, by slot
-        everything = np.arange(len(counts))
-        self.floats[everything] = self._score(everything)
-        self._set_pool(np.flatnonzero(self.floats >= self.threshold))
+        self.refs: dict[str, int] = {}  # symbol -> its count when its pairs were last all rescored
+        floats = self._score_all()
+        self._set_pool(np.flatnonzero(floats >= self.threshold), floats)
         self.leader: str | None = None  # the best pair at the last ``board``, and how many tie with it
         self.tied = 0
 
@@ -289,24 +319,37 @@ class PairScores:
     def _choose(self, k: int) -> None:
         """Set the threshold so that about ``POOL`` pairs, and at least ``k``, pass it; pool them."""
         wanted = max(POOL, k)
-        floats = self.floats[: len(self.names)]
+        floats = self._score_all()
         if np.count_nonzero(floats) <= wanted:
             self.threshold, self.sure = _ALL, 0.0
         else:
             cut = float(np.partition(floats, len(floats) - wanted)[len(floats) - wanted])
-            self.threshold = cut * (1 - _MARGIN)
-            self.sure = self.threshold * (1 + _NEAR)
-        self._set_pool(np.flatnonzero(floats >= self.threshold))
+            # subtle: a float outside the pool may be up to SLACK**2 below its pair's score (see the
+            # module's docstring); the pairs passing ``cut`` must still be surely ahead of it
+            self.threshold = cut * (1 - _MARGIN) / (SLACK * SLACK)
+            self.sure = self.threshold * (SLACK * SLACK) * (1 + _NEAR)
+        self._set_pool(np.flatnonzero(floats >= self.threshold), floats)
         self.chosen = len(self.pool)
 
-    def _set_pool(self, slots: np.ndarray) -> None:
-        """Make ``slots`` the pool (their floats pass the threshold)."""
-        found = self.floats[slots].tolist()
+    def _set_pool(self, slots: np.ndarray, floats: np.ndarray) -> None:
+        """Make ``slots`` the pool (their ``floats`` pass the threshold)."""
+        found = floats[slots].tolist()
         slots = slots.tolist()
         self.pool = dict(zip(slots, found, strict=True))
         self.ranked = sorted(zip(map(neg, found), slots, strict=True))
         self.bars[:] = self.threshold
         self.bars[slots] = -1.0
+        self.pool_of.clear()
+        parts, pool_of = self.parts, self.pool_of
+        for slot in slots:
+            left, right = parts[slot]
+            pool_of[left].add(slot)
+            pool_of[right].add(slot)
+
+    def _score_all(self) -> np.ndarray:
+        """Every pair's float, exact (every symbol's pairs up to date from now on)."""
+        self.refs = dict(self.symbols)
+        return self._score(np.arange(len(self.names)))
 
     def _score(self, slots: np.ndarray) -> np.ndarray:
         """The floats of ``slots``, from the arrays of counts (0 for a pair out of the race).
@@ -324,9 +367,30 @@ class PairScores:
         """Score ``slots`` again; update the pool with those of them that are in it or now pass the
         threshold (a slot may come twice in ``slots``)."""
         found = self._score(slots)
-        self.floats[slots] = found
         looked = found >= self.bars[slots]
         self._update_pool(slots[looked].tolist(), found[looked].tolist())
+
+    def _rescore_few(self, slots: list[int]) -> None:
+        """``_rescore`` in Python, for a handful of slots: the same floats, without numpy's cost per call.
+
+        Subtle: the same float operations as ``_score`` (the product of the two counts as floats,
+        then one division), so that a pair gets the same float whichever way it is rescored.
+        """
+        names, parts, counts, symbols, pool = self.names, self.parts, self.counts, self.symbols, self.pool
+        threshold, min_count = self.threshold, self.min_count
+        looked, found = [], []
+        for slot in slots:
+            count = counts.get(names[slot], 0)
+            if count >= min_count:
+                left, right = parts[slot]
+                value = count / (float(symbols[left]) * symbols[right])
+            else:
+                value = 0.0
+            if value >= threshold or slot in pool:
+                looked.append(slot)
+                found.append(value)
+        if looked:
+            self._update_pool(looked, found)
 
     def _update_pool(self, slots: list[int], found: list[float]) -> None:
         """Give the pool the new floats of ``slots``: in it, kept up to date or let go; out of it,
@@ -336,6 +400,7 @@ class PairScores:
         and put back at its new place by bisection, instead of sorting the pool again at each step.
         """
         pool, ranked, made, bars, threshold = self.pool, self.ranked, self.made, self.bars, self.threshold
+        parts, pool_of = self.parts, self.pool_of
         for slot, value in zip(slots, found, strict=True):
             made.pop(slot, None)
             old = pool.get(slot)
@@ -346,11 +411,17 @@ class PairScores:
                 if value < threshold:
                     del pool[slot]
                     bars[slot] = threshold
+                    left, right = parts[slot]
+                    pool_of[left].discard(slot)
+                    pool_of[right].discard(slot)
                     continue
             elif value < threshold:
                 continue  # the second time of a slot that has just left the pool
             else:
                 bars[slot] = -1.0
+                left, right = parts[slot]
+                pool_of[left].add(slot)
+                pool_of[right].add(slot)
             pool[slot] = value
             insort(ranked, (-value, slot))
 
@@ -373,11 +444,22 @@ class PairScores:
         self._set_symbol_counts(left, right, new)
         changed = self._apply(delta)
         # subtle: a symbol gone (count 0) has no pair left, and a new one only pairs just made: all
-        # of those are in ``changed`` already
-        alive = {ch for ch in (left, right) if symbols[ch]}
+        # of those are in ``changed`` already. A symbol whose count fell a little has its pairs
+        # rescored later (``SLACK``), but those in the pool now: the pool's floats are exact.
+        refs, pool_of = self.refs, self.pool_of
+        due = [ch for ch in {left, right} if symbols[ch] and refs[ch] > SLACK * symbols[ch]]
         if had:
-            alive.add(new)
-        self._rescore(self.pairs_of.gather(alive, changed, self.counts_at))
+            due.append(new)  # its count rose, so its pairs' scores fell: their floats are too high
+        for ch in due:
+            refs[ch] = symbols[ch]
+        refs[new] = symbols[new]
+        for ch in (left, right, new):
+            changed += pool_of.get(ch, ())
+        few = self.pairs_of.listed(due, changed, FEW)
+        if few is not None:
+            self._rescore_few(few)
+        else:
+            self._rescore(self.pairs_of.gather(due, changed, self.counts_at))
         return replaced
 
     def _set_symbol_counts(self, left: str, right: str, new: str) -> None:
@@ -398,7 +480,7 @@ class PairScores:
         the arrays are written one item at a time: a merge changes a handful of counts, and a list
         would cost more to convert than they do.
         """
-        counts, seen, names, add_pair = self.counts, self.seen, self.names, self.pairs_of.add
+        counts, seen, names, parts, add_pair = self.counts, self.seen, self.names, self.parts, self.pairs_of.add
         lefts, rights, counts_at = self.lefts, self.rights, self.counts_at
         slots = []
         for made, change in delta.items():
@@ -410,6 +492,7 @@ class PairScores:
             if slot is None:
                 slot = seen[made] = len(names)
                 names.append(made)
+                parts.append((made[0], made[1]))
                 if slot == len(lefts):
                     lefts, rights, counts_at = self._grow()
                 lefts[slot], rights[slot] = ord(made[0]), ord(made[1])
@@ -426,8 +509,8 @@ class PairScores:
     def _grow(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Double the room in the arrays indexed by slot; return the new ``lefts``, ``rights`` and
         ``counts_at``."""
-        self.counts_at, self.lefts, self.rights, self.floats = (
-            np.concatenate([a, np.zeros(len(a), a.dtype)]) for a in (self.counts_at, self.lefts, self.rights, self.floats)
+        self.counts_at, self.lefts, self.rights = (
+            np.concatenate([a, np.zeros(len(a), a.dtype)]) for a in (self.counts_at, self.lefts, self.rights)
         )
         self.bars = np.concatenate([self.bars, np.full(len(self.bars), self.threshold)])
         return self.lefts, self.rights, self.counts_at
