@@ -7,14 +7,25 @@ counted once; a merge rewrites only the words that hold its pair.
 
 Subtle: unlike BPE's counts, a score can go *up*. Merging ``a + b`` lowers ``count(a)`` and
 ``count(b)``, which raises the score of every other pair holding ``a`` or ``b``, words away from the
-merge; a frequent symbol such as ``##e`` is in hundreds of pairs and loses a little at many merges.
-So every pair's score is kept as a float in one numpy array, and a merge rescores all the pairs of
-its three symbols, and the pairs whose count changed, in a few array operations. The race is run on
-a *pool*: the pairs whose float is at least a threshold, chosen (by a partition of the array) so that
-about ``POOL`` pairs pass it, and chosen again when fewer than ``k`` of them are surely ahead of every
-pair below it, or when too many pass it. Each rescore adds to the pool the pairs it lifts over the
-threshold (a merge touches a few hundred pairs; a scan of every pair's float, tens of thousands, cost
-more than the rest of a late merge).
+merge. A merge rescores the pairs whose count changed, and the pool's pairs holding one of its symbols;
+the race is run on that *pool*: the pairs whose float is at least a threshold, chosen (by a
+partition of every pair's float, computed afresh) so that about ``POOL`` pairs pass it, and chosen
+again when fewer than ``k`` of them are surely ahead of every pair outside, or when too many pass
+it. Each rescore adds to the pool the pairs it lifts over the threshold (a scan of every pair,
+tens of thousands, cost more than the rest of a late merge), and moves or lets go the pool's pairs
+it touches: the pool is kept ranked, as a sorted list of ``(-float, slot)`` (a merge moves a
+handful of them, each by bisection; sorting the pool again at every board cost more than the
+rescore itself).
+
+The other pairs of a merged symbol are rescored late: only once the symbol's count has fallen
+below ``1/SLACK`` of its count when they last were (or has risen: a merge can make a piece that
+exists). A frequent symbol such as ``##e`` is in hundreds of pairs and loses a little at many
+merges; rescoring them all at each (a hundred pairs a merge) was a fifth of training. Until then a
+pair's float may be below its score, by at most ``SLACK`` for each of its symbols: so a pair
+outside the pool scores below ``threshold * SLACK**2``, and only the pool's pairs above that are
+surely ahead of it (``sure``).
+A merge rescores a median of a dozen pairs: at most ``FEW`` of them (none of a symbol with an
+array of pairs, see ``_SymbolPairs``) are rescored in Python, the rest in a few array operations.
 
 Scores are compared exactly: a pair's key is ``count(ab) * 2**128 // (count(a) * count(b))``, an
 integer whose order is the order of the fractions and which is equal only for equal fractions (two
@@ -41,9 +52,11 @@ Shakespeare to 8,000 pieces is such a board; the keys stay for the rest (counts 
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from collections import defaultdict
 from itertools import repeat
-from operator import add, eq, ge, mul, neg
+from math import inf
+from operator import add, ge, mul, neg
 from typing import NamedTuple
 
 import numpy as np
@@ -51,6 +64,11 @@ import numpy as np
 _BITS = 128  # key = count << _BITS // (left count * right count): exact, see the module's docstring
 POOL = 32  # about this many pairs pass the threshold when it is chosen (see the module's docstring)
 GROUP_AT = 32  # a symbol in this many pairs keeps their slots as a numpy array (see ``_SymbolPairs``)
+FEW = 32  # a merge that rescores at most this many pairs, none of a grouped symbol, does it in Python
+# A symbol's pairs are rescored once its count has fallen below 1/SLACK of what it was when they last
+# were (the module's docstring says why that is enough); a power of two plus one, so that SLACK * count
+# and SLACK**2 are exact floats.
+SLACK = 1 + 2.0**-7
 # Floats further apart than _NEAR (relative) are in the order of their fractions (see the module's
 # docstring); the threshold sits _MARGIN below the pool's last pair, so that the pairs near it, which
 # move a little at most merges, stay in the pool instead of making it be chosen again.
@@ -100,7 +118,21 @@ class _SymbolPairs:
         if pair[1] != pair[0]:
             self.lists[pair[1]].append(slot)
 
-    def gather(self, chars: set[str], extra: list[int], counts_at: np.ndarray) -> np.ndarray:
+    def listed(self, chars: list[str], extra: list[int], most: int) -> list[int] | None:
+        """``extra`` (extended in place) and the slots of every pair holding one of ``chars``, as a
+        list; None, and ``extra`` as it was, when one of them keeps an array or there are more than
+        ``most``."""
+        lists = self.lists
+        if chars:
+            if any(ch in self.arrays for ch in chars):
+                return None
+            if len(extra) + sum(len(lists.get(ch, ())) for ch in chars) > most:
+                return None
+            for ch in chars:
+                extra += lists.get(ch, ())
+        return extra if len(extra) <= most else None
+
+    def gather(self, chars: list[str], extra: list[int], counts_at: np.ndarray) -> np.ndarray:
         """The slots of every pair holding one of ``chars``, then ``extra`` (extended in place); a slot
         may come twice."""
         small, parts, lists, arrays = extra, [], self.lists, self.arrays
@@ -137,10 +169,12 @@ class PairScores:
     occur ``min_count`` times or more take part in the race.
 
     Each pair seen has a *slot*, its number in first-seen order (a pair gone and back keeps its
-    slot), indexing the arrays ``counts_at`` (its count, as a float), ``lefts`` and ``rights`` (its symbols'
-    ids) and ``floats`` (its score, 0 out of the race). The pool is the slots whose float is at
-    least ``threshold``; each pair outside it is behind every pair whose float is ``sure`` or more
-    (``sure`` 0: the pool holds every pair in the race).
+    slot), indexing ``names`` (the pair), ``parts`` (its two symbols) and the arrays ``counts_at``
+    (its count, as a float), ``lefts`` and ``rights`` (its symbols' ids). A pair's float is its
+    score (0 out of the race) when it was last rescored. The pool is the slots whose float is at
+    least ``threshold``, with their floats (``pool``, exact) and ranked (``ranked``); each pair
+    outside it is behind every pair whose float is ``sure`` or more (``sure`` 0: the pool holds
+    every pair in the race).
     """
 
     def __init__(self, words: list[str], freqs: list[int], *, min_count: int = 1) -> None:
@@ -152,6 +186,7 @@ class PairScores:
         self.initial_tokens = self.tokens = sum(self.symbols.values())
         self.seen = {pair: slot for slot, pair in enumerate(counts)}  # dicts keep first-seen order
         self.names = list(counts)  # slot -> pair
+        self.parts = [(pair[0], pair[1]) for pair in counts]  # slot -> its two symbols (made once, hashed once)
         size = max(64, 2 * len(counts))
         # counts as floats (exact: below 2**53, see the module's docstring): scoring divides without casting
         self.counts_at = np.zeros(size, np.float64)
@@ -166,14 +201,17 @@ class PairScores:
         self.pairs_of = _SymbolPairs(GROUP_AT)
         for slot, pair in enumerate(counts):
             self.pairs_of.add(pair, slot)
-        self.floats = np.zeros(size, np.float64)
         self.threshold, self.sure, self.chosen = _ALL, 0.0, 0
-        self.pool: set[int] = set()  # the slots whose float passes the threshold (see ``_sorted_pool``),
-        self.pooled = np.zeros(0, np.intp)  # and the same as an array
+        self.pool: dict[int, float] = {}  # slot -> float, for every slot whose float passes the threshold,
+        self.ranked: list[tuple[float, int]] = []  # and the same as (-float, slot), best first
+        # the float a rescored slot must reach to be looked at by ``_update_pool``: the threshold, or
+        # -1 for the pool's own slots (whose floats are kept up to date, or which leave it)
+        self.bars = np.full(size, self.threshold)
+        self.pool_of: defaultdict[str, set[int]] = defaultdict(set)  # symbol -> its pairs in the pool
         self.made: dict[int, Candidate] = {}  # the last board's candidates, by slot
-        self.boards = 0  # how many boards were made; ``stamps[slot]``: how many when it was last rescored
-        self.stamps = np.zeros(size, np.int64)
-        self._rescore(np.arange(len(counts)))
+        self.refs: dict[str, int] = {}  # symbol -> its count when its pairs were last all rescored
+        floats = self._score_all()
+        self._set_pool(np.flatnonzero(floats >= self.threshold), floats)
         self.leader: str | None = None  # the best pair at the last ``board``, and how many tie with it
         self.tied = 0
 
@@ -182,23 +220,23 @@ class PairScores:
     def board(self, k: int) -> tuple[Candidate, ...]:
         """The best ``k`` pairs in the race, best first, as candidates; sets ``leader`` and ``tied``.
 
-        Subtle: the pool is sorted by float, equal floats by slot; the pairs that come after the
+        Subtle: the pool is ranked by float, equal floats by slot; the pairs that come after the
         ``k``-th and not near it are behind the first ``k`` for sure. When the ``k``-th float is
         ``_EXACT`` or more, that order is the exact one (see the module's docstring); else each run of
         floats near one another (those can be out of order, or tied) is put in exact order by the
         pairs' keys, ties by slot. A candidate of the last board whose counts have not changed since
-        is given again (training keeps thousands of boards, most of their candidates the same).
+        is given again (training keeps thousands of boards, most of their candidates the same): a
+        change of counts rescores its slot, which ``_update_pool`` takes out of ``made``.
         """
-        slots, found = self._sorted_pool(k)
-        end = min(k, len(found))
-        if end and found[end - 1] >= _EXACT:
-            slots = _by_slot_where_tied(slots, found, k)
+        ranked = self._ranked_pool(k)
+        end = min(k, len(ranked))
+        if end and -ranked[end - 1][0] >= _EXACT:
+            slots = [slot for _, slot in ranked[:k]]
             out = self._candidates(slots)
-            self.tied = found.count(found[0])  # equal floats are equal scores here
+            self.tied = bisect_left(ranked, (ranked[0][0], inf))  # equal floats are equal scores here
         else:
-            out, slots = self._near_runs_in_order(k, slots, found)
+            out, slots = self._near_runs_in_order(k, ranked)
         self.made = dict(zip(slots, out, strict=True))
-        self.boards += 1
         self.leader = chr(out[0][0]) + chr(out[0][1]) if out else None
         return tuple(out)
 
@@ -209,25 +247,26 @@ class PairScores:
     def _candidates(self, slots: list[int]) -> list[Candidate]:
         """A candidate for each of ``slots``: the last board's where its counts have not changed
         (its slot not rescored since)."""
-        names, counts, symbols, made, stamps, now = self.names, self.counts, self.symbols, self.made, self.stamps, self.boards
+        names, counts, symbols, made = self.names, self.counts, self.symbols, self.made
         out = []
         for slot in slots:
             found = made.get(slot)
-            if found is None or stamps[slot] == now:
+            if found is None:
                 pair = names[slot]
                 count, left, right = counts[pair], symbols[pair[0]], symbols[pair[1]]
                 found = _new(Candidate, (ord(pair[0]), ord(pair[1]), count / (left * right), count, left, right))
             out.append(found)
         return out
 
-    def _near_runs_in_order(self, k: int, slots: list[int], found: list[float]) -> tuple[list[Candidate], list[int]]:
+    def _near_runs_in_order(self, k: int, ranked: list[tuple[float, int]]) -> tuple[list[Candidate], list[int]]:
         """The first ``k`` candidates and their slots, in exact order, when floats may mislead."""
-        end = min(k, len(found))
+        end = min(k, len(ranked))
         if end:
-            bound = found[end - 1] * _BELOW
-            while end < len(found) and found[end] >= bound:
+            bound = ranked[end - 1][0] * _BELOW  # negated floats: -f >= -g * _BELOW is f <= g * _BELOW
+            while end < len(ranked) and ranked[end][0] <= bound:
                 end += 1
-        slots = slots[:end]
+        found = [-value for value, _ in ranked[:end]]
+        slots = [slot for _, slot in ranked[:end]]
         out = self._candidates(slots)
         self.tied = 1
         if any(map(ge, found[1:end], map(mul, found[: end - 1], repeat(_BELOW)))):  # a run of near floats
@@ -265,49 +304,55 @@ class PairScores:
             (c << _BITS) // (symbols[p[0]] * symbols[p[1]]) == key for p, c in self.counts.items() if c >= self.min_count
         )
 
-    def _sorted_pool(self, k: int) -> tuple[list[int], list[float]]:
-        """The pool's slots and floats, best float first (equal floats in any order); the threshold is
-        chosen again first when too many pairs pass it to sort every step, or too few are surely ahead
-        of every pair outside.
-
-        Subtle: the pool holds every slot whose float passes the threshold, and maybe some whose
-        float fell below it since (a merge rescores a few hundred pairs and only adds those that pass):
-        those sort last and are let go here.
-        """
+    def _ranked_pool(self, k: int) -> list[tuple[float, int]]:
+        """The pool as ``(-float, slot)``, best first, equal floats by slot; the threshold is chosen
+        again first when too many pairs pass it to rank every step, or too few are surely ahead of
+        every pair outside."""
         for _ in range(2):
-            found = self.floats[self.pooled]
-            order = found.argsort()[::-1]
-            slots, found = self.pooled[order], found[order].tolist()
-            keep = len(found)
-            while keep and found[keep - 1] < self.threshold:
-                keep -= 1
-            if keep < len(found):
-                self.pool.difference_update(slots[keep:].tolist())
-                slots = slots[:keep]
-                del found[keep:]
-            self.pooled = slots
-            crowded = keep > max(4 * POOL, 2 * self.chosen)
-            if not crowded and (not self.sure or (keep >= k and found[k - 1] >= self.sure)):
+            ranked = self.ranked
+            crowded = len(ranked) > max(4 * POOL, 2 * self.chosen)
+            if not crowded and (not self.sure or (len(ranked) >= k and -ranked[k - 1][0] >= self.sure)):
                 break
             self._choose(k)
-        return slots.tolist(), found
+        return self.ranked
 
     def _choose(self, k: int) -> None:
         """Set the threshold so that about ``POOL`` pairs, and at least ``k``, pass it; pool them."""
         wanted = max(POOL, k)
-        floats = self.floats[: len(self.names)]
+        floats = self._score_all()
         if np.count_nonzero(floats) <= wanted:
             self.threshold, self.sure = _ALL, 0.0
         else:
             cut = float(np.partition(floats, len(floats) - wanted)[len(floats) - wanted])
-            self.threshold = cut * (1 - _MARGIN)
-            self.sure = self.threshold * (1 + _NEAR)
-        self.pooled = np.flatnonzero(floats >= self.threshold)
-        self.pool = set(self.pooled.tolist())
+            # subtle: a float outside the pool may be up to SLACK**2 below its pair's score (see the
+            # module's docstring); the pairs passing ``cut`` must still be surely ahead of it
+            self.threshold = cut * (1 - _MARGIN) / (SLACK * SLACK)
+            self.sure = self.threshold * (SLACK * SLACK) * (1 + _NEAR)
+        self._set_pool(np.flatnonzero(floats >= self.threshold), floats)
         self.chosen = len(self.pool)
 
-    def _rescore(self, slots: np.ndarray) -> None:
-        """Score ``slots`` again from the arrays of counts (0 for a pair out of the race).
+    def _set_pool(self, slots: np.ndarray, floats: np.ndarray) -> None:
+        """Make ``slots`` the pool (their ``floats`` pass the threshold)."""
+        found = floats[slots].tolist()
+        slots = slots.tolist()
+        self.pool = dict(zip(slots, found, strict=True))
+        self.ranked = sorted(zip(map(neg, found), slots, strict=True))
+        self.bars[:] = self.threshold
+        self.bars[slots] = -1.0
+        self.pool_of.clear()
+        parts, pool_of = self.parts, self.pool_of
+        for slot in slots:
+            left, right = parts[slot]
+            pool_of[left].add(slot)
+            pool_of[right].add(slot)
+
+    def _score_all(self) -> np.ndarray:
+        """Every pair's float, exact (every symbol's pairs up to date from now on)."""
+        self.refs = dict(self.symbols)
+        return self._score(np.arange(len(self.names)))
+
+    def _score(self, slots: np.ndarray) -> np.ndarray:
+        """The floats of ``slots``, from the arrays of counts (0 for a pair out of the race).
 
         Subtle: one division by the product of the two counts, so that a float is the correctly
         rounded fraction while that product is below 2**53: equal fractions, equal floats.
@@ -316,14 +361,69 @@ class PairScores:
         found = counts / (symbol_counts[self.lefts[slots]] * symbol_counts[self.rights[slots]])
         if self.min_count > 1:
             found[counts < self.min_count] = 0.0
-        self.floats[slots] = found
-        self.stamps[slots] = self.boards
-        passing = slots[found >= self.threshold]
-        if len(passing):
-            entering = set(passing.tolist()) - self.pool  # subtle: a slot may come twice in ``slots``
-            if entering:
-                self.pool |= entering
-                self.pooled = np.concatenate([self.pooled, list(entering)])
+        return found
+
+    def _rescore(self, slots: np.ndarray) -> None:
+        """Score ``slots`` again; update the pool with those of them that are in it or now pass the
+        threshold (a slot may come twice in ``slots``)."""
+        found = self._score(slots)
+        looked = found >= self.bars[slots]
+        self._update_pool(slots[looked].tolist(), found[looked].tolist())
+
+    def _rescore_few(self, slots: list[int]) -> None:
+        """``_rescore`` in Python, for a handful of slots: the same floats, without numpy's cost per call.
+
+        Subtle: the same float operations as ``_score`` (the product of the two counts as floats,
+        then one division), so that a pair gets the same float whichever way it is rescored.
+        """
+        names, parts, counts, symbols, pool = self.names, self.parts, self.counts, self.symbols, self.pool
+        threshold, min_count = self.threshold, self.min_count
+        looked, found = [], []
+        for slot in slots:
+            count = counts.get(names[slot], 0)
+            if count >= min_count:
+                left, right = parts[slot]
+                value = count / (float(symbols[left]) * symbols[right])
+            else:
+                value = 0.0
+            if value >= threshold or slot in pool:
+                looked.append(slot)
+                found.append(value)
+        if looked:
+            self._update_pool(looked, found)
+
+    def _update_pool(self, slots: list[int], found: list[float]) -> None:
+        """Give the pool the new floats of ``slots``: in it, kept up to date or let go; out of it,
+        let in where they pass the threshold. Their candidates on the last board are out of date.
+
+        Subtle: a merge changes a handful of the pool's pairs, so each is taken out of ``ranked``
+        and put back at its new place by bisection, instead of sorting the pool again at each step.
+        """
+        pool, ranked, made, bars, threshold = self.pool, self.ranked, self.made, self.bars, self.threshold
+        parts, pool_of = self.parts, self.pool_of
+        for slot, value in zip(slots, found, strict=True):
+            made.pop(slot, None)
+            old = pool.get(slot)
+            if old is not None:
+                if old == value:
+                    continue
+                del ranked[bisect_left(ranked, (-old, slot))]
+                if value < threshold:
+                    del pool[slot]
+                    bars[slot] = threshold
+                    left, right = parts[slot]
+                    pool_of[left].discard(slot)
+                    pool_of[right].discard(slot)
+                    continue
+            elif value < threshold:
+                continue  # the second time of a slot that has just left the pool
+            else:
+                bars[slot] = -1.0
+                left, right = parts[slot]
+                pool_of[left].add(slot)
+                pool_of[right].add(slot)
+            pool[slot] = value
+            insort(ranked, (-value, slot))
 
     # -- merging ----------------------------------------------------------------------------------
 
@@ -344,11 +444,22 @@ class PairScores:
         self._set_symbol_counts(left, right, new)
         changed = self._apply(delta)
         # subtle: a symbol gone (count 0) has no pair left, and a new one only pairs just made: all
-        # of those are in ``changed`` already
-        alive = {ch for ch in (left, right) if symbols[ch]}
+        # of those are in ``changed`` already. A symbol whose count fell a little has its pairs
+        # rescored later (``SLACK``), but those in the pool now: the pool's floats are exact.
+        refs, pool_of = self.refs, self.pool_of
+        due = [ch for ch in {left, right} if symbols[ch] and refs[ch] > SLACK * symbols[ch]]
         if had:
-            alive.add(new)
-        self._rescore(self.pairs_of.gather(alive, changed, self.counts_at))
+            due.append(new)  # its count rose, so its pairs' scores fell: their floats are too high
+        for ch in due:
+            refs[ch] = symbols[ch]
+        refs[new] = symbols[new]
+        for ch in (left, right, new):
+            changed += pool_of.get(ch, ())
+        few = self.pairs_of.listed(due, changed, FEW)
+        if few is not None:
+            self._rescore_few(few)
+        else:
+            self._rescore(self.pairs_of.gather(due, changed, self.counts_at))
         return replaced
 
     def _set_symbol_counts(self, left: str, right: str, new: str) -> None:
@@ -365,12 +476,13 @@ class PairScores:
     def _apply(self, delta: dict[str, int]) -> list[int]:
         """Add ``delta`` to the pairs' counts; return the slots of the pairs whose count changed.
 
-        A pair seen for the first time gets the next slot, and its symbols in ``lefts`` and ``rights``
-        one by one: a merge makes one or two, and a list would cost more to convert than they do.
+        A pair seen for the first time gets the next slot, and its symbols in ``lefts`` and ``rights``;
+        the arrays are written one item at a time: a merge changes a handful of counts, and a list
+        would cost more to convert than they do.
         """
-        counts, seen, names, add_pair = self.counts, self.seen, self.names, self.pairs_of.add
-        lefts, rights = self.lefts, self.rights
-        slots, totals = [], []
+        counts, seen, names, parts, add_pair = self.counts, self.seen, self.names, self.parts, self.pairs_of.add
+        lefts, rights, counts_at = self.lefts, self.rights, self.counts_at
+        slots = []
         for made, change in delta.items():
             if not change:
                 continue
@@ -380,8 +492,9 @@ class PairScores:
             if slot is None:
                 slot = seen[made] = len(names)
                 names.append(made)
+                parts.append((made[0], made[1]))
                 if slot == len(lefts):
-                    lefts, rights = self._grow()
+                    lefts, rights, counts_at = self._grow()
                 lefts[slot], rights[slot] = ord(made[0]), ord(made[1])
             if total:
                 if not before:  # new, or back
@@ -390,18 +503,17 @@ class PairScores:
             else:
                 del counts[made]
             slots.append(slot)
-            totals.append(total)
-        if slots:
-            self.counts_at[slots] = totals
+            counts_at[slot] = total
         return slots
 
-    def _grow(self) -> tuple[np.ndarray, np.ndarray]:
-        """Double the room in the arrays indexed by slot; return the new ``lefts`` and ``rights``."""
-        self.counts_at, self.lefts, self.rights, self.floats, self.stamps = (
-            np.concatenate([a, np.zeros(len(a), a.dtype)])
-            for a in (self.counts_at, self.lefts, self.rights, self.floats, self.stamps)
+    def _grow(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Double the room in the arrays indexed by slot; return the new ``lefts``, ``rights`` and
+        ``counts_at``."""
+        self.counts_at, self.lefts, self.rights = (
+            np.concatenate([a, np.zeros(len(a), a.dtype)]) for a in (self.counts_at, self.lefts, self.rights)
         )
-        return self.lefts, self.rights
+        self.bars = np.concatenate([self.bars, np.full(len(self.bars), self.threshold)])
+        return self.lefts, self.rights, self.counts_at
 
     def _rewrite(self, pair: str, new: str) -> tuple[dict[str, int], int]:
         """Rewrite the words holding ``pair``, listing them in ``where`` under the pairs with ``new``
@@ -442,17 +554,6 @@ class PairScores:
                 where[made].add(index)
         delta[pair] = get(pair, 0) - once
         return delta, once + many
-
-
-def _by_slot_where_tied(slots: list[int], found: list[float], k: int) -> list[int]:
-    """The first ``k`` of ``slots`` (sorted by float, best first, equal floats in any order) with
-    equal floats in slot order, the pairs tied with the ``k``-th taken into account."""
-    end = min(k, len(found))
-    while end < len(found) and found[end] == found[end - 1]:
-        end += 1
-    if not any(map(eq, found[1:end], found[: end - 1])):
-        return slots[:k]
-    return [slot for _, slot in sorted(zip(map(neg, found[:end]), slots[:end], strict=True))][:k]
 
 
 def _replace_all(

@@ -86,3 +86,19 @@ def test_the_pair_scores_are_let_go_before_the_collector_is_back_on(monkeypatch:
     finally:
         gc.callbacks.remove(note)
     assert refs and alive and not any(alive)
+
+
+def test_the_tokenizer_is_built_while_the_collector_is_paused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its short-lived tuples (two per piece) would set off collections that walk the whole trace."""
+    enabled: list[bool] = []
+
+    class Watched(training.WordPieceTokenizer):
+        def __init__(self, *args, **kwargs) -> None:
+            enabled.append(gc.isenabled())
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(training, "WordPieceTokenizer", Watched)
+    assert gc.isenabled()
+    wordpiece.train(load_corpus("sample_essay_en"), vocab_size=1_500)
+    assert enabled == [False]
+    assert gc.isenabled()
