@@ -59,6 +59,17 @@ def test_equal_fractions_whose_floats_differ_tie_in_slot_order() -> None:
     assert scores.n_tied("ab") == 2
 
 
+def assert_trains_as_the_oracle(result: object, text: str, vocab_size: int) -> None:
+    """``result`` (trained with min_count 2) has the brute-force trainer's vocabulary, ties, corpus sizes
+    and leaderboards, step by step."""
+    vocab, steps = naive_train(text, vocab_size, min_count=2)
+    tok = result.tokenizer
+    assert [symbol(tok, i) for i in range(tok.vocab_size)] == vocab
+    assert [(s.n_tied, s.tokens_after) for s in result.trace] == [(tied, after) for _, tied, _, after in steps]
+    top = [[(symbol(tok, c.left), symbol(tok, c.right), c.count, c.score) for c in s.top] for s in result.trace]
+    assert top == [[(p[0], p[1], c, float(score)) for p, score, c, _, _ in board] for _, _, board, _ in steps]
+
+
 @pytest.mark.parametrize("pool", [1, 2, 3])
 @pytest.mark.parametrize("group_at", [1, 4])
 def test_small_pools_train_as_the_oracle(pool: int, group_at: int) -> None:
@@ -66,12 +77,7 @@ def test_small_pools_train_as_the_oracle(pool: int, group_at: int) -> None:
     text = load_corpus("sample_mercado_es")
     with mock.patch.object(pair_scores, "POOL", pool), mock.patch.object(pair_scores, "GROUP_AT", group_at):
         result = wordpiece.train(text, vocab_size=260, min_count=2)
-    vocab, steps = naive_train(text, 260, min_count=2)
-    tok = result.tokenizer
-    assert [symbol(tok, i) for i in range(tok.vocab_size)] == vocab
-    assert [(s.n_tied, s.tokens_after) for s in result.trace] == [(tied, after) for _, tied, _, after in steps]
-    top = [[(symbol(tok, c.left), symbol(tok, c.right), c.count, c.score) for c in s.top] for s in result.trace]
-    assert top == [[(p[0], p[1], c, float(score)) for p, score, c, _, _ in board] for _, _, board, _ in steps]
+    assert_trains_as_the_oracle(result, text, 260)
 
 
 @SETTINGS
@@ -217,9 +223,4 @@ def test_both_rescores_and_any_slack_train_as_the_oracle(few: int, group_at: int
         assert calls["_rescore"] == 0 and calls["_rescore_few"] > 100
     else:
         assert calls["_rescore"] > 10 and calls["_rescore_few"] > 10
-    vocab, steps = naive_train(text, 400, min_count=2)
-    tok = result.tokenizer
-    assert [symbol(tok, i) for i in range(tok.vocab_size)] == vocab
-    assert [(s.n_tied, s.tokens_after) for s in result.trace] == [(tied, after) for _, tied, _, after in steps]
-    top = [[(symbol(tok, c.left), symbol(tok, c.right), c.count, c.score) for c in s.top] for s in result.trace]
-    assert top == [[(p[0], p[1], c, float(score)) for p, score, c, _, _ in board] for _, _, board, _ in steps]
+    assert_trains_as_the_oracle(result, text, 400)
