@@ -169,13 +169,18 @@ def wheel_bytes(members: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-def sdist_bytes(top: str, members: dict[str, bytes]) -> bytes:
+def sdist_bytes(top: str, members: dict[str, bytes], links: dict[str, str] | None = None) -> bytes:
+    """A gzipped tar of ``members`` under ``top/``, then ``links`` (name → target) as symbolic links."""
     buffer = io.BytesIO()
     with tarfile.open(fileobj=buffer, mode="w:gz") as tf:
         for name, data in members.items():
             info = tarfile.TarInfo(f"{top}/{name}")
             info.size = len(data)
             tf.addfile(info, io.BytesIO(data))
+        for name, target in (links or {}).items():
+            link = tarfile.TarInfo(f"{top}/{name}")
+            link.type, link.linkname = tarfile.SYMTYPE, target
+            tf.addfile(link)
     return buffer.getvalue()
 
 
@@ -343,16 +348,7 @@ def test_a_tar_member_is_read_in_one_forward_pass_and_only_the_exact_regular_fil
     a missing member and a damaged archive are one sentence each."""
     members = {"models/x.gguf.inp": b"input text\n", "models/x.gguf": CONTENT, "models/y.gguf": b"y"}
     archive = tmp_path / "pkg-1.0.tar.gz"
-    raw = io.BytesIO()
-    with tarfile.open(fileobj=raw, mode="w:gz") as tf:
-        for name, data in members.items():
-            info = tarfile.TarInfo(f"pkg-1.0/{name}")
-            info.size = len(data)
-            tf.addfile(info, io.BytesIO(data))
-        link = tarfile.TarInfo("pkg-1.0/models/link.gguf")
-        link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
-        tf.addfile(link)
-    archive.write_bytes(raw.getvalue())
+    archive.write_bytes(sdist_bytes("pkg-1.0", members, {"models/link.gguf": "/etc/passwd"}))
 
     seeks = []
     original_seek = gzip.GzipFile.seek
