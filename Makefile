@@ -14,6 +14,11 @@ $(VENV)/bin/python:
 
 # --no-compile: pip byte-compiles every file it installs (plotly alone has thousands); Python compiles
 # what is imported, when it is first imported. Measured on 2 cores: the dev install 38-47 s -> 18-22 s.
+# subtle: that relies on Python keeping what it compiled. With PYTHONDONTWRITEBYTECODE set (some
+# containers and CI images set it) nothing is kept, and every process (each test worker, each
+# Streamlit server, each CLI run) compiled streamlit, plotly, pandas and our tests from source again:
+# about 1.8 s of CPU per process for the libraries alone. So recipes run without it.
+unexport PYTHONDONTWRITEBYTECODE
 $(VENV)/.run-installed: requirements.txt | $(VENV)/bin/python
 	$(PY) -m pip install -q --no-compile -r requirements.txt
 	touch $@
