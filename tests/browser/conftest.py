@@ -89,6 +89,10 @@ class WarmBrowser:
     def new_context(self, **options: object) -> object:
         if set(options) <= PER_PAGE_OPTIONS:
             return PageGroup(self.warm, options.get("viewport"))  # type: ignore[arg-type]
+        return self.isolated_context(**options)
+
+    def isolated_context(self, **options: object) -> object:
+        """A real incognito context: its own cookies (a room's replica affinity) and storage."""
         return self._browser.new_context(**options)
 
     @property

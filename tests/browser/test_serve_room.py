@@ -55,7 +55,8 @@ def warm(browser, room) -> None:
 
 def test_a_killed_replica_hands_its_users_to_another_with_their_state(browser, room) -> None:
     warm(browser, room)
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    # its own cookie jar: the replica it is tied to is HAProxy's cookie
+    context = browser.isolated_context(viewport={"width": 1440, "height": 900})
     try:
         page = context.new_page()
         page.set_default_timeout(90_000)

@@ -85,6 +85,10 @@ def test_the_compression_chart_labels_the_real_tokenizers_and_downloads_its_data
     compression.get_by_text("Sweep: BPE up to 8,192 tokens, GPT-2 pattern").click()
     compression.locator('[data-testid="stSlider"] input[type="range"]').first.focus()
     page.keyboard.press("ArrowLeft")  # 8,192 → 4,096
+    compression.locator('[data-testid="stSlider"]').first.get_by_text("4,096").wait_for()
+    # subtle: the slider shows its new value at once but hands it to the form a moment later (Streamlit
+    # debounces a slider's changes); a click on submit within that moment sent the old largest size
+    page.wait_for_timeout(500)
     compression.get_by_role("button", name="Run the sweep").click()
     compression.get_by_text("one training run of 3,840 merges").wait_for()
     assert compression.get_by_text("Sweep: BPE up to 4,096 tokens").count() == 1
