@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from core.pretrained import DEFAULT_KEYS
@@ -38,3 +39,27 @@ def test_a_first_playground_visit_imports_neither_pandas_nor_numpy() -> None:
                          cwd=Path(APP).parent)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.strip().splitlines()[-1] == "[]"
+
+
+TAX = str(Path(__file__).resolve().parents[2] / "pages" / "4_Language_tax.py")
+
+
+def test_a_language_tax_visit_whose_counts_are_kept_loads_only_the_charts_tokenizer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Its counts kept (on disk for a new server), the table is made without loading the other five
+    tokenizers (XLM-R's 9.6 MB file was most of a fresh server's first visit), and it is the same table."""
+    from ui.tax import views
+
+    open_page(TAX, timeout=180)  # counts made, or read from disk, and kept
+    before = [views.tax_tables().peek(key) for key in views.tax_tables().keys()]  # noqa: SIM118 (a SizedCache)
+    views.tax_tables().clear()
+    views.derived_values().clear()
+    loaded: list[str] = []
+    store = cache.TokenizerStore(lambda key, progress: loaded.append(key) or cache.load_from_registry(key, progress))
+    monkeypatch.setattr(cache, "tokenizer_store", lambda: store)  # a new process's: nothing loaded yet
+    open_page(TAX, timeout=180)
+    assert loaded == ["cl100k_base"]  # the chart's, for the spans below it
+    after = [views.tax_tables().peek(key) for key in views.tax_tables().keys()]  # noqa: SIM118 (a SizedCache)
+    assert len(after) == len(before) == 1
+    pd.testing.assert_frame_equal(after[0], before[0])  # names and lossless flags included
