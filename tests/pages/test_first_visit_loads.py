@@ -63,3 +63,38 @@ def test_a_language_tax_visit_whose_counts_are_kept_loads_only_the_charts_tokeni
     after = [views.tax_tables().peek(key) for key in views.tax_tables().keys()]  # noqa: SIM118 (a SizedCache)
     assert len(after) == len(before) == 1
     pd.testing.assert_frame_equal(after[0], before[0])  # names and lossless flags included
+
+
+BEYOND = str(Path(__file__).resolve().parents[2] / "pages" / "8_Beyond_tokenizers.py")
+
+
+def test_beyond_reads_its_default_entropy_model_and_measures_from_disk_in_a_new_process(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """The first visit's model (trained on PUD's 2.7 MB, or the built-in samples without the data folder),
+    its held-out bits and the languages' entropies are kept on disk: a new process trains and measures nothing."""
+    from core.beyond import byte_ngram
+    from ui.beyond import models
+
+    monkeypatch.setenv("PLAYGROUND_CACHE_DIR", str(tmp_path))
+
+    def new_process() -> None:
+        models.ngram_store.clear()
+        models.language_entropies.clear()
+        models.text_entropy.clear()
+
+    def shown(at) -> tuple[list[str], list[str]]:
+        captions = [c.value for c in at.caption if c.value.startswith("Entropy model\\: ")]
+        return captions, [c.proto.spec for c in at.get("plotly_chart")]
+
+    new_process()
+    first = shown(open_page(BEYOND, timeout=180))
+    assert len(first[0]) == 1 and len(first[1]) == 2  # the model's line; the entropy and languages charts
+    new_process()
+    monkeypatch.setattr(byte_ngram, "train", lambda *a, **k: pytest.fail("trained again"))
+    monkeypatch.setattr(byte_ngram.ByteNgramModel, "surprisal", lambda *a, **k: pytest.fail("measured again"))
+    entropy = byte_ngram.ByteNgramModel.entropy
+    measured: list[int] = []
+    monkeypatch.setattr(byte_ngram.ByteNgramModel, "entropy", lambda self, data: measured.append(len(data)) or entropy(self, data))
+    assert shown(open_page(BEYOND, timeout=180)) == first
+    assert len(measured) == 1  # the text in the box only, not the 17 or 21 languages
