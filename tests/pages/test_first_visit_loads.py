@@ -98,3 +98,25 @@ def test_beyond_reads_its_default_entropy_model_and_measures_from_disk_in_a_new_
     monkeypatch.setattr(byte_ngram.ByteNgramModel, "entropy", lambda self, data: measured.append(len(data)) or entropy(self, data))
     assert shown(open_page(BEYOND, timeout=180)) == first
     assert len(measured) == 1  # the text in the box only, not the 17 or 21 languages
+
+
+def test_a_tab_that_needs_more_than_the_counts_loads_the_deferred_tokenizers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Sources tab reads each tokenizer's licence: the tokenizers left unloaded for the table are
+    loaded then (``ui.tax.views.Deferred``), and every one of them is named with its licence."""
+    from tests.pages.apptest import rerun
+    from ui import state
+    from ui.widgets import md_escape
+
+    open_page(TAX, timeout=180)  # counts kept
+    loaded: list[str] = []
+    store = cache.TokenizerStore(lambda key, progress: loaded.append(key) or cache.load_from_registry(key, progress))
+    monkeypatch.setattr(cache, "tokenizer_store", lambda: store)
+    at = open_page(TAX, timeout=180)
+    assert loaded == ["cl100k_base"]
+    at.session_state[state.LT_TAB] = "Sources and licences"
+    rerun(at)
+    assert sorted(loaded) == sorted(state.LT_DEFAULT_TOKENIZERS)
+    sources = next(t for t in at.tabs if t.label == "Sources and licences").markdown[0].value
+    for key in state.LT_DEFAULT_TOKENIZERS:
+        tokenizer = store.peek(key)
+        assert md_escape(f"{tokenizer.name}: {tokenizer.license}") in sources, key
