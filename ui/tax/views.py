@@ -291,7 +291,7 @@ def loaded_tokenizers(keys: tuple[str, ...], *, note: bool = True) -> dict[str, 
 
 
 def _memo_key(key: str) -> str:
-    """The memo's name for a (loaded) tokenizer: its ref's ``digest``, a registry key with its pinned
+    """The memo's name for a tokenizer (loaded or not): its ref's ``digest``, a registry key with its pinned
     sha256 or an upload's content hash (a re-read rank file keeps its picker key but not its tokens)."""
     return uploads.digest(key)
 
