@@ -41,7 +41,7 @@ if len(choice.languages) < 2:
     st.info("Pick at least one language besides the base language in the sidebar.", icon=":material/info:")
     st.stop()
 
-tokenizers = tax_views.loaded_tokenizers(choice.tokenizers)
+tokenizers = tax_views.table_tokenizers(choice)  # those whose counts are kept are loaded when needed
 if not tokenizers:
     st.warning("None of the chosen tokenizers can be loaded here; pick others in the sidebar.")
     st.stop()

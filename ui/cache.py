@@ -410,5 +410,17 @@ def registry_ref(key: str, name: str | None = None, *, loaded: bool = False) -> 
     name = name or (spec.name if spec is not None else key)
     tokenizer = tokenizer_store().get(key) if loaded else get_tokenizer(key, name)
     sha256 = spec.files[0].sha256 if spec is not None and spec.files else None
-    digest = f"{key}@{sha256[:16]}" if sha256 else key
-    return TokenizerRef(key, name, digest, sha256, "registry", tokenizer, analyses(), drawings())
+    return TokenizerRef(key, name, registry_digest(key), sha256, "registry", tokenizer, analyses(), drawings())
+
+
+def registry_digest(key: str) -> str:
+    """The ``digest`` of registry tokenizer ``key``'s ref (its key with its pinned sha256), without loading it.
+
+    >>> registry_digest("xlmr")  # its file is not pinned
+    'xlmr'
+    """
+    from core import pretrained
+
+    spec = pretrained.registry().get(key)
+    sha256 = spec.files[0].sha256 if spec is not None and spec.files else None
+    return f"{key}@{sha256[:16]}" if sha256 else key

@@ -119,6 +119,11 @@ def resolve(key: str, name: str | None = None) -> cache.TokenizerRef:
                               upload.tokenizer, _results(), _results(), upload.notes)
 
 
+def digest(key: str) -> str:
+    """``resolve(key).digest``, without loading a registry tokenizer."""
+    return resolve(key).digest if is_uploaded(key) else cache.registry_digest(key)
+
+
 def get_tokenizer(key: str, name: str | None = None) -> Any:
     """The tokenizer of ``resolve(key, name)`` (an ``Unavailable`` when it cannot be had)."""
     return resolve(key, name).tokenizer

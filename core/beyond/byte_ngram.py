@@ -27,11 +27,13 @@ its context allows. What this module does not do: cut patches (``core.beyond.pat
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
+VERSION = 1  # bump when training or the smoothing changes: models kept on disk (to_bytes) are named with it
 MAX_ORDER = 8  # 7 context bytes and the next one fill a uint64
 BYTES = 256
 _CHUNK = 4096  # query positions per block: a block's distributions take _CHUNK * 256 * 8 bytes
@@ -232,17 +234,55 @@ def discount(counts: np.ndarray) -> float:
     return float(min(max(n1 / (n1 + 2 * n2), _MIN_DISCOUNT), _MAX_DISCOUNT))
 
 
+def to_bytes(model: ByteNgramModel) -> bytes:
+    """``model`` as an ``.npz`` payload: its counts only (the weights are derived again on reading), so
+    a model trained once on a fixed corpus can be kept on disk (``ui.beyond.models``).
+
+    >>> model = train(b"abababab", order=3)
+    >>> again = from_bytes(to_bytes(model))
+    >>> bool((again.entropy(b"abba") == model.entropy(b"abba")).all())
+    True
+    """
+    arrays = {"order": np.array([model.order, model.trained_bytes], dtype=np.int64)}
+    for level in model.levels:
+        arrays |= {f"{level.k}_contexts": level.contexts, f"{level.k}_offsets": level.offsets,
+                   f"{level.k}_next_bytes": level.next_bytes, f"{level.k}_counts": level.counts}
+    out = io.BytesIO()
+    np.savez(out, allow_pickle=False, **arrays)
+    return out.getvalue()
+
+
+def from_bytes(payload: bytes) -> ByteNgramModel | None:
+    """The model ``to_bytes`` wrote, or ``None`` if ``payload`` is not one."""
+    try:
+        with np.load(io.BytesIO(payload), allow_pickle=False) as arrays:
+            order, trained = (int(v) for v in arrays["order"])
+            levels = tuple(
+                _tables(k, arrays[f"{k}_contexts"], arrays[f"{k}_offsets"], arrays[f"{k}_next_bytes"],
+                        arrays[f"{k}_counts"])
+                for k in range(order)
+            )
+    except (ValueError, OSError, EOFError, KeyError, TypeError):
+        return None
+    return ByteNgramModel(order, levels, trained)
+
+
 def _level(k: int, keys: np.ndarray, counts: np.ndarray) -> Level:
     """One order's query tables from its sorted distinct n-gram keys and their counts."""
     contexts, starts = np.unique(keys >> np.uint64(8), return_index=True)
     offsets = np.append(starts, len(keys)).astype(np.int64)
-    counts = counts.astype(np.int64)
+    return _tables(k, contexts, offsets, (keys & np.uint64(0xFF)).astype(np.uint8), counts.astype(np.int64))
+
+
+def _tables(k: int, contexts: np.ndarray, offsets: np.ndarray, next_bytes: np.ndarray, counts: np.ndarray) -> Level:
+    """One order's ``Level`` from its contexts, their entries' offsets, next bytes and counts."""
+    starts = offsets[:-1]
     totals = np.add.reduceat(counts, starts)
     d = discount(counts)
     per_entry_total = np.repeat(totals, np.diff(offsets))
     weights = np.maximum(counts - d, 0.0) / per_entry_total
     backoff = d * np.diff(offsets) / totals
-    return Level(k, contexts, offsets, (keys & np.uint64(0xFF)).astype(np.uint8), counts, weights, totals, backoff, d)
+    return Level(k, contexts, offsets, next_bytes, counts, weights, totals, backoff, d)
 
 
 def _entropy_rows(probs: np.ndarray) -> np.ndarray:

@@ -13,12 +13,15 @@ import hashlib
 import os
 import re
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from core.fetch.sources import cache_dir
 
 MAGIC = b"tokenizer-playground derived v1\n"
 _NAME = re.compile(r"[A-Za-z0-9._-]{1,200}")
+T = TypeVar("T")
 
 
 def derived_path(kind: str, name: str) -> Path:
@@ -57,3 +60,23 @@ def write_derived(path: Path, payload: bytes) -> bool:
     except OSError:
         return False
     return True
+
+
+def made_once(
+    kind: str, parts: tuple[str, ...], make: Callable[[], T], *, dump: Callable[[T], bytes],
+    load: Callable[[bytes], T | None], suffix: str = "",
+) -> T:
+    """The value kept on disk under ``kind`` for ``parts`` (everything it depends on, versions included),
+    or ``make()`` now, kept for the next process. ``load`` returns ``None`` for a payload it cannot read
+    (made again); a cache folder that cannot be written only means making it again next time. The file
+    is named by a hash of ``parts`` (and ``suffix``)."""
+    name = hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest() + suffix
+    path = derived_path(kind, name)
+    payload = read_derived(path)
+    if payload is not None:
+        value = load(payload)
+        if value is not None:
+            return value
+    value = make()
+    write_derived(path, dump(value))
+    return value

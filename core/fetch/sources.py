@@ -120,16 +120,10 @@ def obtain(spec: FileSpec, *, progress: Progress | None = None) -> Obtained:
     """
     tried: list[str] = []
     data_root = os.environ.get("PLAYGROUND_DATA_DIR", "")
-    if data_root:
-        path = Path(data_root) / spec.subdir / spec.filename
-        found = _verified_copy(path, spec, f"PLAYGROUND_DATA_DIR/{spec.subdir}/{spec.filename}", tried)
-        if found:
-            return found
-    cached = cache_dir() / spec.subdir / spec.filename
-    origin_note = _read_origin_note(cached)
-    found = _verified_copy(cached, spec, f"cache ({origin_note})" if origin_note else "cache", tried)
+    found = local_copy(spec, tried=tried)
     if found:
         return found
+    cached = cache_dir() / spec.subdir / spec.filename
     for remote in spec.remotes:
         if isinstance(remote, PyPIMember):
             found = _from_installed(remote, spec, cached, tried)
@@ -143,6 +137,21 @@ def obtain(spec: FileSpec, *, progress: Progress | None = None) -> Obtained:
             if found:
                 return found
     raise SourceUnavailable(_unavailable_reason(spec, data_root, tried))
+
+
+def local_copy(spec: FileSpec, *, tried: list[str] | None = None) -> Obtained | None:
+    """The verified copy of ``spec``'s file ``obtain`` would find first in the data folder or the cache,
+    or ``None``: never an installed package's or a download (what was looked at goes to ``tried``)."""
+    tried = [] if tried is None else tried
+    data_root = os.environ.get("PLAYGROUND_DATA_DIR", "")
+    if data_root:
+        path = Path(data_root) / spec.subdir / spec.filename
+        found = _verified_copy(path, spec, f"PLAYGROUND_DATA_DIR/{spec.subdir}/{spec.filename}", tried)
+        if found:
+            return found
+    cached = cache_dir() / spec.subdir / spec.filename
+    origin_note = _read_origin_note(cached)
+    return _verified_copy(cached, spec, f"cache ({origin_note})" if origin_note else "cache", tried)
 
 
 def _unavailable_reason(spec: FileSpec, data_root: str, tried: list[str]) -> str:

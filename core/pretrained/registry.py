@@ -325,6 +325,17 @@ def replayable_keys() -> tuple[str, ...]:
     return tuple(key for key in registry() if getattr(_BUILDERS.get(key), "ranked", False))
 
 
+def lossless_without_loading(key: str) -> bool | None:
+    """Whether tokenizer ``key`` is ``lossless`` (no text lost to an unknown token), known from how it is
+    built, without reading its file; ``None`` when only the file can say (a GGUF vocabulary) or ``key``
+    is unknown. The Language tax builds its table from kept counts without loading the tokenizer.
+
+    >>> lossless_without_loading("cl100k_base"), lossless_without_loading("qwen"), lossless_without_loading("phi3")
+    (True, False, None)
+    """
+    return getattr(_BUILDERS.get(key), "lossless", None)
+
+
 def _tiktoken(pattern: str, specials: dict[str, int], *, bos: str | None = None, nfc: bool = False):
     def build(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
         from core.pretrained.tiktoken_adapter import TiktokenTokenizer
@@ -335,6 +346,7 @@ def _tiktoken(pattern: str, specials: dict[str, int], *, bos: str | None = None,
         )
 
     build.ranked = True  # a TiktokenTokenizer: mergeable_ranks and pattern to replay
+    build.lossless = not nfc  # TiktokenTokenizer's own rule: NFC first changes the text
     return build
 
 
@@ -349,6 +361,7 @@ def _tekken(spec: PretrainedSpec, files: list[Obtained]) -> PretrainedTokenizer:
 
 
 _tekken.ranked = True
+_tekken.lossless = True
 
 
 def _sentencepiece(*, add_bos: bool = False, add_eos: bool = False, lossless: bool = False):
@@ -359,6 +372,7 @@ def _sentencepiece(*, add_bos: bool = False, add_eos: bool = False, lossless: bo
             spec, source=files[0].describe(), path=files[0].path, add_bos=add_bos, add_eos=add_eos, lossless=lossless
         )
 
+    build.lossless = lossless
     return build
 
 
@@ -374,6 +388,7 @@ def _bert_vocab(*, lowercase: bool):
         tokenizer = Tokenizer.from_str(wrapper.to_str())
         return HFTokenizer(spec, source=files[0].describe(), tokenizer=tokenizer, style="wordpiece")
 
+    build.lossless = False  # HFTokenizer's default
     return build
 
 
@@ -386,6 +401,7 @@ def _hf_json(style: str, *, lossless: bool = False):
         tokenizer = Tokenizer.from_file(str(files[0].path))
         return HFTokenizer(spec, source=files[0].describe(), tokenizer=tokenizer, style=style, lossless=lossless)
 
+    build.lossless = lossless
     return build
 
 

@@ -235,7 +235,7 @@ def languages_section(
         required=True, help="The same text in several languages. PUD needs the data folder.",
     )
     with st.spinner("Measuring every language …"):
-        source, languages = models.language_entropies(found.settings, chosen, found.model)
+        source, languages = models.language_entropies(found.settings, chosen, found.model, found.kept_as)
         counts = [len(patches.cut(lang.text, lang.entropy, threshold, rule=rule, whole_chars=whole)) for lang in languages]
         tokens = {tok.name: [models.token_count(key, lang.text) for lang in languages] for key, tok in loaded.items()}
     frame = frames.languages_frame([lang.name for lang in languages], [len(lang.text.encode()) for lang in languages],

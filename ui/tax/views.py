@@ -20,6 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from core.fetch.sources import SourceUnavailable
+from core.pretrained.adapter import TokenizerFailed
 from core.tax import kept_counts, parallel_corpus
 from core.tax import language_tax as lt
 from core.tax.parallel_upload import parallel_from_upload
@@ -82,7 +83,8 @@ def _registry_file(digest: str) -> str | None:
     """``key@sha256`` of the file behind registry digest ``digest`` (``ui.cache.registry_ref``), or ``None``.
 
     A pinned file's digest carries its pin; an unpinned one's (XLM-R: the data folder's file is rebuilt)
-    is the bare key, named here by the sha256 of the file this process loaded."""
+    is the bare key, named here by the sha256 of the file a load would read (the data folder's, else the
+    cache's; ``None`` when neither has it), so its kept counts are found before it is loaded."""
     from core import pretrained
     from core.fetch import sources
 
@@ -93,13 +95,10 @@ def _registry_file(digest: str) -> str | None:
     pin = spec.files[0].sha256
     if pin:
         return f"{key}@{pin}" if short == pin[:16] else None
-    loaded = cache.tokenizer_store().peek(key)
-    if short or loaded is None or isinstance(loaded, cache.Unavailable):
+    if short:
         return None
-    try:
-        return f"{key}@{sources.obtain(spec.files[0]).sha256}"  # found where it was loaded from: no download
-    except SourceUnavailable:
-        return None
+    found = sources.local_copy(spec.files[0])  # the file a load reads first; never a download
+    return None if found is None else f"{key}@{found.sha256}"
 
 
 @st.cache_resource(show_spinner=False, ttl=600)
@@ -238,6 +237,48 @@ def sidebar() -> Choice | None:
     return Choice(corpus, base, languages, tuple(keys))
 
 
+class Deferred:
+    """A registry tokenizer the table is made for without loading it: every count of it the table needs is
+    kept, and its ``name`` and ``lossless`` flag are known from the registry (reading XLM-R's 9.6 MB file
+    for counts already on disk was most of the page's first visit). Anything else asked of it (a tab that
+    counts a new text, or reads its licence) loads it then, with a progress bar."""
+
+    def __init__(self, key: str, name: str, lossless: bool) -> None:
+        self.key, self.name, self.lossless = key, name, lossless
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("_"):  # copy, pickle and friends: not the tokenizer's business
+            raise AttributeError(attribute)
+        tokenizer = cache.get_tokenizer(self.key, self.name)
+        if isinstance(tokenizer, cache.Unavailable):
+            raise TokenizerFailed(f"{tokenizer.name} is unavailable: {tokenizer.reason}")
+        return getattr(tokenizer, attribute)
+
+
+def table_tokenizers(choice: Choice) -> dict[str, Any]:
+    """``loaded_tokenizers(choice.tokenizers)``, except that a registry tokenizer not loaded yet whose counts
+    of ``choice`` are all kept (in memory or on disk) and whose file is here is a ``Deferred``."""
+    from core import pretrained
+    from core.fetch import sources
+    from core.pretrained.registry import lossless_without_loading
+
+    corpus, memo, store, specs = choice.corpus, counts_memo(), cache.tokenizer_store(), pretrained.registry()
+    deferred = {}
+    for key in choice.tokenizers:
+        spec, lossless = specs.get(key), lossless_without_loading(key)
+        if spec is None or len(spec.files) != 1 or lossless is None or store.peek(key) is not None:
+            continue  # an upload, a tokenizer loaded already, or one whose flag only its file knows
+        digest = uploads.digest(key)
+        if fixed_counts((corpus.key, corpus.fingerprint, choice.base, digest)) is None:
+            continue  # counts that are never kept on disk (a session's corpus)
+        if sources.local_copy(spec.files[0]) is None:
+            continue  # loaded as before, so a tokenizer whose file is not here is left out with its reason
+        if all((corpus.key, corpus.fingerprint, code, digest) in memo for code in choice.languages):
+            deferred[key] = Deferred(key, spec.name, lossless)
+    loaded = loaded_tokenizers(tuple(key for key in choice.tokenizers if key not in deferred))
+    return {key: deferred.get(key) or loaded[key] for key in choice.tokenizers if key in deferred or key in loaded}
+
+
 def loaded_tokenizers(keys: tuple[str, ...], *, note: bool = True) -> dict[str, Any]:
     """The tokenizers of ``keys`` that load (with a progress bar the first time); with ``note``, one
     line for each of the others saying why."""
@@ -250,9 +291,9 @@ def loaded_tokenizers(keys: tuple[str, ...], *, note: bool = True) -> dict[str, 
 
 
 def _memo_key(key: str) -> str:
-    """The memo's name for a (loaded) tokenizer: its ref's ``digest``, a registry key with its pinned
+    """The memo's name for a tokenizer (loaded or not): its ref's ``digest``, a registry key with its pinned
     sha256 or an upload's content hash (a re-read rank file keeps its picker key but not its tokens)."""
-    return uploads.resolve(key).digest
+    return uploads.digest(key)
 
 
 @st.cache_resource(show_spinner=False)
@@ -401,6 +442,8 @@ def segments_html(corpus: parallel_corpus.ParallelCorpus, code: str, ids: tuple[
     """The segments ``ids`` of language ``code`` as token spans, each tokenized on its own (as counted)."""
     lang = html.escape(corpus.language(code).bcp47, quote=True)
     ref = uploads.resolve(tokenizer)
+    if not ref.available:  # counted from kept counts, but its file cannot be read now
+        return f'<p class="lt-segments">{html.escape(f"{ref.tokenizer.name} is unavailable: {ref.tokenizer.reason}")}</p>'
     blocks = (
         ref.spans_html(corpus.segments[code][i], allow_special=False, show_whitespace=False, raw_pieces=False)
         for i in ids

@@ -194,3 +194,19 @@ def test_entropy_is_bit_for_bit_the_row_by_row_interpolation() -> None:
     probs = _gathered_distributions(model, data, np.arange(len(data)))
     expected = -(probs * np.log2(probs)).sum(axis=1)
     assert np.array_equal(model.entropy(query), expected)
+
+
+@pytest.mark.parametrize("order", [1, 2, 5, 8])
+def test_a_model_read_back_from_its_bytes_is_the_same_model(order: int) -> None:
+    """What a model kept on disk (``to_bytes``) reads back as: every table bit for bit, the same entropies."""
+    text = ("The same text in several languages: Привет, мир! 你好，世界。 " * 40).encode()
+    model = byte_ngram.train(text, order=order)
+    again = byte_ngram.from_bytes(byte_ngram.to_bytes(model))
+    assert again is not None and (again.order, again.trained_bytes) == (model.order, model.trained_bytes)
+    for mine, theirs in zip(again.levels, model.levels, strict=True):
+        assert (mine.k, mine.discount) == (theirs.k, theirs.discount)
+        for name in ("contexts", "offsets", "next_bytes", "counts", "weights", "totals", "backoff"):
+            a, b = getattr(mine, name), getattr(theirs, name)
+            assert a.dtype == b.dtype and np.array_equal(a, b), name
+    assert np.array_equal(again.entropy(b"Hello, world!"), model.entropy(b"Hello, world!"))
+    assert byte_ngram.from_bytes(b"not a model") is None

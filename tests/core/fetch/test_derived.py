@@ -47,3 +47,16 @@ def test_an_unwritable_cache_is_no_error(tmp_path: Path, monkeypatch: pytest.Mon
 def test_a_name_cannot_leave_the_derived_folder(cache: Path, kind: str, name: str) -> None:
     with pytest.raises(ValueError):
         derived.derived_path(kind, name)
+
+
+def test_made_once_makes_a_value_once_for_every_process_and_again_when_unreadable(cache: Path) -> None:
+    made: list[bytes] = []
+
+    def make(value: bytes):
+        return lambda: made.append(value) or value
+
+    assert derived.made_once("kind", ("v1", "x"), make(b"first"), dump=bytes, load=bytes) == b"first"
+    assert derived.made_once("kind", ("v1", "x"), make(b"again"), dump=bytes, load=bytes) == b"first"  # read back
+    assert derived.made_once("kind", ("v2", "x"), make(b"other"), dump=bytes, load=bytes) == b"other"  # other parts
+    assert derived.made_once("kind", ("v1", "x"), make(b"anew"), dump=bytes, load=lambda data: None) == b"anew"
+    assert made == [b"first", b"other", b"anew"]

@@ -261,6 +261,25 @@ def test_lossless_flags_are_honest() -> None:
     assert llama2.decode([t.id for t in llama2.encode("a\u2581b")]) == "a b"  # why Llama 2 is not lossless
 
 
+def test_the_lossless_flag_known_without_loading_is_the_loaded_tokenizers() -> None:
+    """``lossless_without_loading`` (what the Language tax's table says of a tokenizer it has not loaded)
+    agrees with every available tokenizer, and says ``None`` only where the file decides (GGUF)."""
+    from core.pretrained.registry import lossless_without_loading
+
+    unknown = {key for key in KEYS if lossless_without_loading(key) is None}
+    assert unknown == {key for key, spec in registry().items() if spec.files[0].filename.endswith(".gguf")}
+    assert {key for key in KEYS if lossless_without_loading(key)} == LOSSLESS - unknown
+    for key in KEYS:
+        if key in unknown:
+            continue
+        try:
+            with offline():
+                tokenizer = _LOADED.get(key) or load_once(key)
+        except TokenizerUnavailable:
+            continue
+        assert tokenizer.lossless is lossless_without_loading(key), key
+
+
 def test_patterns_and_specials_match_tiktoken(monkeypatch: pytest.MonkeyPatch) -> None:
     from tiktoken_ext import openai_public
 

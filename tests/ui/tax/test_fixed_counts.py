@@ -17,18 +17,22 @@ def test_a_catalog_corpus_under_a_pinned_registry_tokenizer_is_named_by_its_pin(
     assert fixed_counts(("udhr", "f" * 64, "eng", "")) == ""  # the texts' own counts
 
 
-def test_an_unpinned_registry_file_is_named_by_the_file_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unpinned_registry_file_is_named_by_the_local_file_a_load_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before it is loaded (its counts kept on disk are found without reading XLM-R's 9.6 MB file into
+    ``tokenizers``), and never by a download: no local copy, no name."""
     assert registry()["xlmr"].files[0].sha256 is None  # XLM-R's file is rebuilt: its digest is "xlmr"
     store = cache.TokenizerStore(lambda key, progress: cache.Unavailable(key, key, "not here"))
-    monkeypatch.setattr(cache, "tokenizer_store", lambda: store)
-    assert fixed_counts(("pud", "f" * 64, "en", "xlmr")) is None  # not loaded: nothing to name it by
-    store._items["xlmr"] = object()  # loaded
+    monkeypatch.setattr(cache, "tokenizer_store", lambda: store)  # nothing loaded
+    monkeypatch.setattr("core.fetch.sources.obtain", lambda spec: pytest.fail("may download"))
+    monkeypatch.setattr("core.fetch.sources.local_copy", lambda spec: None)
+    assert fixed_counts(("pud", "f" * 64, "en", "xlmr")) is None  # no local copy: nothing to name it by
 
     class Found:
         sha256 = "5" * 64
 
-    monkeypatch.setattr("core.fetch.sources.obtain", lambda spec: Found())
+    monkeypatch.setattr("core.fetch.sources.local_copy", lambda spec: Found())
     assert fixed_counts(("pud", "f" * 64, "en", "xlmr")) == "xlmr@" + "5" * 64
+    assert fixed_counts(("pud", "f" * 64, "en", "xlmr@5555555555555555")) is None  # not a registry digest
 
 
 def test_uploads_and_unknown_names_are_not_kept() -> None:
