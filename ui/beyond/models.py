@@ -236,19 +236,20 @@ def parallel_texts(source: str) -> tuple[str, list[multilingual.ParallelText]]:
 
 @st.cache_data(show_spinner=False, max_entries=8)
 def language_entropies(
-    settings: NgramSettings, source: str, _model: byte_ngram.ByteNgramModel, kept_as: tuple[str, ...] | None = None,
+    settings: NgramSettings, source: str, _model: byte_ngram.ByteNgramModel, _kept_as: tuple[str, ...] | None = None,
 ) -> tuple[str, list[LanguageText]]:
     """Every language of the parallel text ``source`` with its per-byte entropy under the model; kept on disk
-    with the model when it is (``kept_as``: PUD's 327 kB in 21 languages took 0.7 s of a first visit)."""
+    with the model when it is (``_kept_as``, unhashed: ``settings`` names it; PUD's 327 kB in 21 languages
+    took 0.7 s of a first visit)."""
     description, texts = parallel_texts(source)
 
     def measure() -> list[np.ndarray]:
         return [_model.entropy(t.text.encode()) for t in texts]
 
-    if kept_as is None:
+    if _kept_as is None:
         entropies = measure()
     else:
-        parts = (*kept_as, "entropies", _digest("\x1f".join(f"{t.code}\x1e{t.text}" for t in texts)))
+        parts = (*_kept_as, "entropies", _digest("\x1f".join(f"{t.code}\x1e{t.text}" for t in texts)))
         entropies = derived.made_once(KEPT_KIND, parts, measure, dump=_arrays_bytes,
                                       load=lambda payload: _arrays(payload, len(texts)), suffix=".npz")
     return description, [LanguageText(t.code, t.name, t.text, h) for t, h in zip(texts, entropies, strict=True)]
