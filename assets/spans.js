@@ -254,7 +254,7 @@ function restoreScroll() {
 
 // Cards side by side (the Playground's columns): each card's head (name, count, lossy flag) is as
 // tall as the tallest head of its row, so the span boxes of one row start at one height.
-const HEADS = '[class*="st-key-tp_head_"]';
+const HEADS = ".tp-card-head"; // ui/card.py, drawn by assets/span_box.js
 
 function alignHeads() {
   for (const row of document.querySelectorAll('[data-testid="stHorizontalBlock"]')) {

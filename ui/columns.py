@@ -21,7 +21,7 @@ from operator import attrgetter
 import streamlit as st
 
 from core.types import Token
-from ui import cache, state, widgets
+from ui import cache, card, state, widgets
 from ui.cache import Analysis, TokenizerRef
 
 # Characters of text a column draws first, by columns per row: a box is 34em high (16 lines), and
@@ -70,9 +70,10 @@ def show_more(view: str, first: int, total: int) -> None:
 @st.fragment
 def column(
     ref: TokenizerRef, analysis: Analysis, text: str, *, allow_special: bool, show_whitespace: bool,
-    raw_pieces: bool, per_row: int,
+    raw_pieces: bool, per_row: int, foot: dict[str, str] | None = None,
 ) -> None:
-    """One tokenizer's card (name, counts, spans) with its "Show more" button and its exports.
+    """One tokenizer's card (name, counts, spans, ``foot``: the context line) with its "Show more"
+    button and its exports.
 
     ``ref`` is the column's tokenizer as ``ui.uploads.resolve`` made it, registry or uploaded alike.
     """
@@ -85,7 +86,7 @@ def column(
         text, allow_special=allow_special, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
         limit=limit, more=more_key if limit < total else None,
     )
-    widgets.tokenizer_card(tokenizer, analysis, spans, key=f"pg_card_{key}")
+    card.tokenizer_card(tokenizer, analysis, spans, key=f"pg_card_{key}", foot=foot)
     if limit < total:
         # subtle: a constant label: a button whose label changes is a new widget to Streamlit, and the
         # old one lingers (stale) next to it while the fragment reruns

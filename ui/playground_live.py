@@ -12,6 +12,7 @@ what the rest of the page shows at once, so such a run asks for the whole page s
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -126,14 +127,28 @@ def _column(key: str, drawn: Drawn, display: Display) -> None:
         return
     # each column is drawn as soon as its own tokens are ready: the first shows while the rest encode
     try:
-        with st.spinner(f"Tokenizing with {tokenizer.name} …"):
+        with _spinner(ref, drawn.text):
             analysis = ref.analyze(drawn.text, display.allow_special)
         columns.column(
             ref, analysis, drawn.text, allow_special=display.allow_special,
             show_whitespace=display.show_whitespace, raw_pieces=display.raw_pieces, per_row=display.per_row,
+            # what the model reads: the tokens the tokenizer adds (BOS) too
+            foot=context_view.context_foot(key, tokenizer.name, analysis.total, display.price),
         )
     except TokenizerFailed as exc:  # an uploaded tokenizer that overran its time budget, or crashed
         widgets.failed_card(tokenizer.name, str(exc))
         return
     drawn.analyses[key] = analysis
-    context_view.context_line(key, tokenizer.name, analysis.total, display.price)  # what the model reads: BOS too
+    context_view.window_field(key, tokenizer.name)
+
+
+def _spinner(ref: cache.TokenizerRef, text: str) -> contextlib.AbstractContextManager[Any]:
+    """"Tokenizing with …" while a long text or an uploaded tokenizer (a worker process) encodes.
+
+    Subtle: not around a registry tokenizer on a text short enough to be typed live (milliseconds):
+    ``st.spinner`` starts a timer thread and sends a message to clear itself on every run, 10-15% of a
+    typed key's run on this machine, for a spinner that shows only after half a second.
+    """
+    if ref.origin == "registry" and len(text) <= live_text.PAUSE_CHARS:
+        return contextlib.nullcontext()
+    return st.spinner(f"Tokenizing with {ref.tokenizer.name} …")

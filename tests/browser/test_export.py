@@ -59,7 +59,7 @@ def test_an_uploaded_tokenizers_column_exports_all_four_files(page, tmp_path) ->
     set_text(page, "hello worlds!")
     page.wait_for_function(f"() => document.querySelectorAll('{SPANS}').length === 5", timeout=60_000)
     page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-testid=stMarkdownContainer] strong')]"
+        "() => [...document.querySelectorAll('.tp-card-count strong')]"
         ".some(e => e.textContent === '4 tokens')", timeout=60_000,
     )
     page.get_by_role("button", name="Export").nth(4).click()  # the fifth column: the upload
