@@ -130,11 +130,17 @@ function drawFoot(card, foot) {
   }
 }
 
-export default function ({ parentElement, data }) {
+// head and foot come as JSON text (ui/span_box.py box_data), or as objects
+function parsed(value) {
+  return typeof value === "string" ? JSON.parse(value) : value || null;
+}
+
+function draw(parentElement, data) {
+  parentElement.dataset.tpCard = data.name || "";
   let card = parentElement.__tpCard;
   if (!card || card.holder.parentElement !== parentElement) card = buildCard(parentElement);
-  drawHead(card, data.head);
-  drawFoot(card, data.foot);
+  drawHead(card, parsed(data.head));
+  drawFoot(card, parsed(data.foot));
   const holder = card.holder;
   const drawn = holder.firstElementChild;
   if (drawn && drawn.__tpHtml === data.html) return; // a run that did not change this box
@@ -156,4 +162,12 @@ export default function ({ parentElement, data }) {
   // a "Show more" the box asked for (assets/spans.js) is answered: the box may ask again, and
   // spans.js gives back its scroll position and its wheel (tp-scrolling) as for a new box
   delete box.dataset.asked;
+}
+
+// assets/live_cards.js draws a typed key's cards through this (the element's own data comes later,
+// with the whole-page run, and is then the same markup: a no-op)
+window.__tpCard = draw;
+
+export default function ({ parentElement, data }) {
+  draw(parentElement, data);
 }

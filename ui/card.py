@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from ui.cache import Analysis
-from ui.span_box import span_box
+from ui.span_box import box_data, show_box
 from ui.widgets import lossy_note
 
 FACTS_HELP = "Where the tokenizer's file comes from, its sha256 and its licence"
@@ -56,13 +56,18 @@ def card_head(tokenizer: Any, analysis: Analysis) -> dict[str, Any]:
     }
 
 
-def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str, *, key: str,
-                   foot: dict[str, str] | None = None) -> None:
-    """One tokenizer's column: its head (``card_head``), the spans and ``foot`` (the context line), as
-    one element.
+def card_data(tokenizer: Any, analysis: Analysis, spans: str, *, key: str,
+              foot: dict[str, str] | None = None) -> dict[str, str]:
+    """A column's card as its span box takes it (``ui.span_box.box_data``): ``spans`` (``render_spans``
+    markup), the head (``card_head``) and ``foot`` (the context line), under the box's key ``name``."""
+    return box_data(key, spans, card_head(tokenizer, analysis), foot)
+
+
+def tokenizer_card(data: dict[str, str]) -> None:
+    """One tokenizer's column (``card_data``): its head, the spans and the context line, as one element.
 
     Subtle: these were a heading, a row, a popover, a warning and a caption per column, each a delta
     that React re-created on every typed key; the source details the popover held (drawn only while
     it was open, which reran the column) are a panel the facts button opens in the browser.
     """
-    span_box(spans, key=f"{key}_spans", head=card_head(tokenizer, analysis), foot=foot)
+    show_box(data)

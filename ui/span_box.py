@@ -12,6 +12,7 @@ in the same element as plain text, written as text nodes, only where they change
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import streamlit as st
@@ -25,5 +26,19 @@ def span_box(html: str, *, key: str, head: dict[str, Any] | None = None, foot: d
     """Draw ``html`` (a ``render_spans`` box) under ``key``; the next run's box patches this one.
 
     ``head`` (``ui.card.card_head``) is drawn above the box and ``foot`` ({"line", "help"}: the context
-    line) under it, both as plain text."""
-    _box(key=key, data={"html": html, "head": head, "foot": foot}, height="content")
+    line) under it, both as plain text.
+
+    Subtle: they travel as JSON text. Streamlit scans the values of an element's data for dataframes,
+    and asking whether a dict or a list is one imports pandas and numpy (~0.4 s of a first visit).
+    """
+    _box(key=key, data=box_data(key, html, head, foot), height="content")
+
+
+def show_box(data: dict[str, str]) -> None:
+    """Draw a box from its ``box_data`` (``ui.card.card_data``), under its ``name``."""
+    _box(key=data["name"], data=data, height="content")
+
+
+def box_data(name: str, html: str, head: dict[str, Any] | None, foot: dict[str, str] | None) -> dict[str, str]:
+    """The element's data: every value a string (``span_box``'s subtlety), read back by ``assets/span_box.js``."""
+    return {"name": name, "html": html, "head": json.dumps(head), "foot": json.dumps(foot)}

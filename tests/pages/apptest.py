@@ -49,7 +49,8 @@ def span_boxes(at: AppTest) -> list[str]:
 def cards(at: AppTest) -> list[dict]:
     """The head and foot (``ui.card``: name, count, facts, source lines, lossy flag; the context line) of
     every Playground column the run drew, in page order: plain text, as the box's script shows it."""
-    return [{"head": data.get("head") or {}, "foot": data.get("foot")} for data in _component_data(at, "tp_span_box")]
+    return [{"head": json.loads(data["head"]) or {}, "foot": json.loads(data["foot"])}
+            for data in _component_data(at, "tp_span_box")]
 
 
 def copy_blocks(at: AppTest) -> list[str]:

@@ -26,7 +26,7 @@ out = {}
 at = AppTest.from_file(f"{root}/app.py", default_timeout=120)
 at.run()
 out["pg_exceptions"] = [str(e.value) for e in at.exception]
-out["pg_columns"] = [json.loads(e.proto.json)["head"]["name"] for e in at.get("bidi_component")
+out["pg_columns"] = [json.loads(json.loads(e.proto.json)["head"])["name"] for e in at.get("bidi_component")
                     if e.proto.component_name == "tp_span_box"]
 out["pg_unavailable"] = [h.proto.body for h in at.html if 'class="tp-unavailable"' in h.proto.body]
 
