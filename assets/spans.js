@@ -229,14 +229,22 @@ const scrolledTo = new Map();
 
 function pressMore(box) {
   if (!box.isConnected || box.dataset.asked) return;
+  const key = box.dataset.more;
+  const buttons = key ? [...document.querySelectorAll(`.st-key-${CSS.escape(key)} button`)] : [];
+  const button = buttons.filter((b) => b.offsetParent !== null).pop(); // the visible one, the newest
+  if (!button) {
+    // subtle: a box a typed key patched (assets/live_cards.js) may have more to draw before the
+    // whole-page run has drawn its button: watch its note again, and the button's arrival (a
+    // mutation: watchNotes) presses it if the end is still in view
+    const note = box.querySelector(":scope > .tp-limit");
+    if (note) delete note.dataset.watched;
+    return;
+  }
   box.dataset.asked = "1";
   if (box.dataset.box) {
     scrolledTo.set(box.dataset.box, [box.scrollTop, box.classList.contains("tp-scrolling")]);
   }
-  const key = box.dataset.more;
-  const buttons = key ? [...document.querySelectorAll(`.st-key-${CSS.escape(key)} button`)] : [];
-  const button = buttons.filter((b) => b.offsetParent !== null).pop(); // the visible one, the newest
-  if (button && !button.disabled) button.click();
+  if (!button.disabled) button.click();
 }
 
 function restoreScroll() {
