@@ -1,8 +1,9 @@
 """The Playground: one text, several tokenizers side by side, as colored token spans with counts.
 
-Reads top to bottom: the sidebar's switches → the live part (ui/playground_live.py, an st.fragment that
-a typed key reruns alone: the text box, the tokenizers, per column its analysis (cached) and spans) →
-counts table → ids → decoder, which follow the text when typing pauses. The logic lives in ui/ and core/.
+Reads top to bottom: the sidebar's switches → the live text box (ui/playground_live.py, an st.fragment
+that a typed key reruns alone, patching the columns' cards) → the tokenizers and, per column, its
+analysis (cached) and spans → counts table → ids → decoder, which follow the text when typing pauses.
+The logic lives in ui/ and core/.
 """
 
 from __future__ import annotations
@@ -73,12 +74,14 @@ with st.sidebar:
         "Columns per row", options=[1, 2, 3, 4], key=state.PG_COLUMNS, required=True
     )
 
-# the text box, the picker and the columns: a typed key reruns only this part (ui/playground_live.py)
+# the text box (an st.fragment: a typed key reruns only it, and it patches the columns), then the
+# picker and the columns (ui/playground_live.py)
 playground_live.begin_whole_run()
-drawn = playground_live.live_area(names, playground_live.Display(
+display = playground_live.Display(
     show_whitespace=show_whitespace, raw_pieces=raw_pieces, allow_special=allow_special, view=view or "Text",
     disagree=disagree, price=price, per_row=per_row or 2,
-))
+)
+drawn = playground_live.columns_area(playground_live.live_area(display), names, display)
 if drawn is None:
     live_text.whole_page_drawn(state.PG_TEXT)
     st.stop()

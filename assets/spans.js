@@ -229,14 +229,22 @@ const scrolledTo = new Map();
 
 function pressMore(box) {
   if (!box.isConnected || box.dataset.asked) return;
+  const key = box.dataset.more;
+  const buttons = key ? [...document.querySelectorAll(`.st-key-${CSS.escape(key)} button`)] : [];
+  const button = buttons.filter((b) => b.offsetParent !== null).pop(); // the visible one, the newest
+  if (!button) {
+    // subtle: a box a typed key patched (assets/live_cards.js) may have more to draw before the
+    // whole-page run has drawn its button: watch its note again, and the button's arrival (a
+    // mutation: watchNotes) presses it if the end is still in view
+    const note = box.querySelector(":scope > .tp-limit");
+    if (note) delete note.dataset.watched;
+    return;
+  }
   box.dataset.asked = "1";
   if (box.dataset.box) {
     scrolledTo.set(box.dataset.box, [box.scrollTop, box.classList.contains("tp-scrolling")]);
   }
-  const key = box.dataset.more;
-  const buttons = key ? [...document.querySelectorAll(`.st-key-${CSS.escape(key)} button`)] : [];
-  const button = buttons.filter((b) => b.offsetParent !== null).pop(); // the visible one, the newest
-  if (button && !button.disabled) button.click();
+  if (!button.disabled) button.click();
 }
 
 function restoreScroll() {
@@ -254,7 +262,7 @@ function restoreScroll() {
 
 // Cards side by side (the Playground's columns): each card's head (name, count, lossy flag) is as
 // tall as the tallest head of its row, so the span boxes of one row start at one height.
-const HEADS = '[class*="st-key-tp_head_"]';
+const HEADS = ".tp-card-head"; // ui/card.py, drawn by assets/span_box.js
 
 function alignHeads() {
   for (const row of document.querySelectorAll('[data-testid="stHorizontalBlock"]')) {

@@ -22,7 +22,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from bench.browser import SETTLED_JS
 from bench.browser_common import BOXES_JS, IDLE_JS, chromium
-from bench.streamlit_protocol import FINISHED, Session, box_text, column_box
+from bench.streamlit_protocol import FINISHED, Session, box_text, column_boxes
 
 SESSIONS = 3
 # placeholders a run draws while it waits (tokenizers loading): how many depends on timing, not on the client
@@ -87,8 +87,7 @@ def browser_side(browser, url: str, query: dict[str, str], texts: list[str]) -> 
 
     def drawn(element: Element) -> None:
         elements[element.WhichOneof("type") or "?"] += 1
-        if (markup := column_box(element)) is not None:
-            boxes.append(box_text(markup))
+        boxes.extend(box_text(markup) for markup in column_boxes(element))
 
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     page = context.new_page()

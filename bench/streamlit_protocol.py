@@ -38,6 +38,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 SPAN_BOX = "tp_span_box"  # the columns' token boxes (ui/span_box.py)
+LIVE_CARDS = "tp_live_cards"  # a typed key's cards, patched in place (ui/playground_live.py)
 TEXT_WIDGET = ("bidi_component", "tp_live_text", "typed")  # (element type, component name, state key)
 TOKENIZERS_WIDGET = ("multiselect", "pg_tokenizers")
 TEXT_KEY = "pg_text"  # the text box's ``data.name`` (its plain session key)
@@ -81,12 +82,18 @@ def text_state(widget_id: str, data: dict[str, Any], last_seq: int, text: str) -
     return WidgetState(id=widget_id, json_value=state), seq
 
 
-def column_box(element: Element) -> str | None:
-    """The markup of a Playground column's token box (``ui.span_box``: a components-v2 element whose
-    data is ``{"html": ...}``), or None for any other element."""
-    if element.WhichOneof("type") != "bidi_component" or element.bidi_component.component_name != SPAN_BOX:
-        return None
-    return json.loads(element.bidi_component.json or "{}").get("html")
+def column_boxes(element: Element) -> list[str]:
+    """The markup of the Playground columns' token boxes an element draws: one for a column's box
+    (``ui.span_box``: a components-v2 element whose data is ``{"html": ...}``), one per column for a
+    typed key's cards (``tp_live_cards``, ``ui/playground_live.py``: ``{"cards": JSON text}``), none else."""
+    if element.WhichOneof("type") != "bidi_component":
+        return []
+    name = element.bidi_component.component_name
+    if name == SPAN_BOX:
+        return [json.loads(element.bidi_component.json or "{}").get("html", "")]
+    if name == LIVE_CARDS:
+        return [card["html"] for card in json.loads(json.loads(element.bidi_component.json or "{}").get("cards", "[]"))]
+    return []
 
 
 def box_text(body: str) -> str:
@@ -185,8 +192,8 @@ class Session:
             run.exceptions.append(element.exception.message)
         elif kind == "alert" and element.alert.format == element.alert.ERROR:
             run.exceptions.append(element.alert.body)
-        elif (markup := column_box(element)) is not None:
-            run.boxes.append(box_text(markup))
+        elif boxes := column_boxes(element):
+            run.boxes.extend(box_text(markup) for markup in boxes)
         elif kind == TEXT_WIDGET[0] and element.bidi_component.component_name == TEXT_WIDGET[1]:
             data = json.loads(element.bidi_component.json or "{}")
             if data.get("name") == TEXT_KEY:
@@ -218,8 +225,8 @@ class Session:
 
     def type_text(self, text: str) -> Run:
         """A text typed into the live box, as the browser sends it: a run of the box's fragment alone
-        (the box, the picker, the columns). ``follow_page`` then does what the box does once typing
-        pauses."""
+        (the box, and the columns' cards patched through one element: no span box is sent).
+        ``follow_page`` then does what the box does once typing pauses."""
         if not {TEXT_KEY, TOKENIZERS_WIDGET[1]} <= set(self.widget_ids):
             raise ProtocolError("the page has not drawn its text box and tokenizer picker yet")
         self.typed, self.text_seq = text_state(self.widget_ids[TEXT_KEY], self.text_data, self.text_seq, text)

@@ -17,11 +17,12 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from operator import attrgetter
+from typing import Any
 
 import streamlit as st
 
 from core.types import Token
-from ui import cache, state, widgets
+from ui import cache, card, context_view, state, widgets
 from ui.cache import Analysis, TokenizerRef
 
 # Characters of text a column draws first, by columns per row: a box is 34em high (16 lines), and
@@ -67,12 +68,45 @@ def show_more(view: str, first: int, total: int) -> None:
     st.session_state[state.PG_SHOWN] = views
 
 
+def card_data(
+    ref: TokenizerRef, analysis: Analysis, text: str, *, allow_special: bool, show_whitespace: bool,
+    raw_pieces: bool, per_row: int, price: float,
+) -> dict[str, Any]:
+    """What a column's card (``ui.card``) shows for ``text``: its spans (the first screenful, or what
+    "Show more" opened), head and context line, and ``name``, its span box's key.
+
+    The one source of a card's data: the column draws it, and a typed key (``ui.playground_live.follow``)
+    patches the card with it, so the whole-page run after the key draws the very same markup.
+    """
+    key, total = ref.key, analysis.total
+    view = view_name(key, text, allow_special)
+    limit = shown(view, first_screen(analysis.head, per_row), total)
+    spans = ref.spans_html(
+        text, allow_special=allow_special, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
+        limit=limit, more=more_key(key) if limit < total else None,
+    )
+    # what the model reads: the tokens the tokenizer adds (BOS) too
+    foot = context_view.context_foot(key, ref.tokenizer.name, total, price)
+    return card.card_data(ref.tokenizer, analysis, spans, key=card_key(key), foot=foot)
+
+
+def card_key(key: str) -> str:
+    """The key of picker key ``key``'s card (its span box) in the Playground."""
+    return f"pg_card_{key}_spans"
+
+
+def more_key(key: str) -> str:
+    """The key of the "Show more" button under picker key ``key``'s column."""
+    return f"pg_more_{key}"
+
+
 @st.fragment
 def column(
     ref: TokenizerRef, analysis: Analysis, text: str, *, allow_special: bool, show_whitespace: bool,
-    raw_pieces: bool, per_row: int,
+    raw_pieces: bool, per_row: int, price: float = 0.0,
 ) -> None:
-    """One tokenizer's card (name, counts, spans) with its "Show more" button and its exports.
+    """One tokenizer's card (name, counts, spans, the context line) with its "Show more" button and
+    its exports.
 
     ``ref`` is the column's tokenizer as ``ui.uploads.resolve`` made it, registry or uploaded alike.
     """
@@ -80,17 +114,13 @@ def column(
     view = view_name(key, text, allow_special)
     first = first_screen(analysis.head, per_row)
     limit = shown(view, first, total)
-    more_key = f"pg_more_{key}"
-    spans = ref.spans_html(
-        text, allow_special=allow_special, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
-        limit=limit, more=more_key if limit < total else None,
-    )
-    widgets.tokenizer_card(tokenizer, analysis, spans, key=f"pg_card_{key}")
+    card.tokenizer_card(card_data(ref, analysis, text, allow_special=allow_special, show_whitespace=show_whitespace,
+                                  raw_pieces=raw_pieces, per_row=per_row, price=price))
     if limit < total:
         # subtle: a constant label: a button whose label changes is a new widget to Streamlit, and the
         # old one lingers (stale) next to it while the fragment reruns
         st.button(
-            "Show more", key=more_key, on_click=show_more, args=(view, first, total),
+            "Show more", key=more_key(key), on_click=show_more, args=(view, first, total),
             icon=":material/expand_more:", type="tertiary",
         )
     widgets.export_menu(

@@ -10,7 +10,6 @@ from __future__ import annotations
 import streamlit as st
 
 from core.measures.context_window import ContextWindow, context_windows, cost, share
-from ui.widgets import md_escape
 
 PRICE_KEY = "pg_price"  # the price per million input tokens; 0: no cost shown
 WINDOW_KEY_PREFIX = "pg_window_"  # + tokenizer key: a window the user entered
@@ -25,25 +24,35 @@ def price_input() -> float:
     ))
 
 
-def window_for(key: str, name: str) -> ContextWindow | None:
-    """The sourced window of ``key``, or the one the user enters for it (None until they do)."""
+def window_for(key: str, name: str, *, draw: bool = True) -> ContextWindow | None:
+    """The sourced window of ``key``, or the one the user enters for it (None until they do).
+
+    Without a sourced window, ``draw`` puts the field to enter it in the page; without ``draw`` the
+    value already entered is read from the session (the field is drawn later in the run).
+    """
     known = context_windows().get(key)
     if known is not None:
         return known
-    entered = st.number_input(
-        f"Context window of the model you use with {name} (tokens)", min_value=0, max_value=100_000_000,
-        value=0, step=1_024, key=WINDOW_KEY_PREFIX + key,
-        help="No sourced number for this tokenizer: enter your model's context length to see the share.",
-    )
+    if draw:
+        entered = st.number_input(
+            f"Context window of the model you use with {name} (tokens)", min_value=0, max_value=100_000_000,
+            value=0, step=1_024, key=WINDOW_KEY_PREFIX + key,
+            help="No sourced number for this tokenizer: enter your model's context length to see the share.",
+        )
+    else:
+        entered = st.session_state.get(WINDOW_KEY_PREFIX + key) or 0
     return ContextWindow("your model", int(entered), "entered by you") if entered else None
 
 
-def context_line(key: str, name: str, tokens: int, price: float) -> None:
-    """"0.4% of GPT-4 (gpt-4-0613)'s 8,192-token context · 0.0001 at 2.50 per million".
+def context_foot(key: str, name: str, tokens: int, price: float) -> dict[str, str] | None:
+    """"0.4% of GPT-4 (gpt-4-0613)'s 8,192-token context · 0.0001 at 2.50 per million" as plain text,
+    with the window's source as its help ({"line", "help"}); None when there is nothing to say.
 
     ``tokens`` is every token the model reads, the ones the tokenizer adds (BOS, [CLS]) included.
+    A window the user enters is read from the session here: its field (``window_field``) is drawn
+    under the column, after the card that shows this line.
     """
-    window = window_for(key, name)
+    window = window_for(key, name, draw=False)
     parts = []
     if window is not None:
         fraction = share(tokens, window.tokens)
@@ -51,6 +60,11 @@ def context_line(key: str, name: str, tokens: int, price: float) -> None:
         parts.append(f"{fraction:.1%} of {window.model}'s {window.tokens:,}-token context{fits}")
     if price:
         parts.append(f"{cost(tokens, price):,.4f} at {price:,.2f} per million tokens")
-    if parts:
-        source = f"Context window: {window.source}." if window is not None else None
-        st.caption(md_escape(" · ".join(parts)), help=md_escape(source) if source else None)
+    if not parts:
+        return None
+    return {"line": " · ".join(parts), "help": f"Context window: {window.source}." if window is not None else ""}
+
+
+def window_field(key: str, name: str) -> None:
+    """The field to enter the context window of a tokenizer without a sourced one (nothing otherwise)."""
+    window_for(key, name)

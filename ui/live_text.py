@@ -131,14 +131,15 @@ def live_text(
     return text
 
 
-def finished(key: str) -> None:
+def finished(key: str, *, slot: str = "") -> None:
     """Mark that this run has drawn what follows the text: the next typed text goes at once.
 
     Call it after what must follow each key (the Playground: its columns, at the end of the
     fragment a key reruns; the counts and ids follow in a whole-page run, ``whole_page_drawn``) and
-    before an ``st.stop``; without it the box waits up to 1.5 s for the run in flight.
+    before an ``st.stop``; without it the box waits up to 1.5 s for the run in flight. ``slot`` names
+    a second place that marks it (the element keys of a fragment and of its page must differ).
     """
-    _done(key=key + "_live_done", data={"name": key, "seq": _meta(st.session_state, key)["seq"]})
+    _done(key=key + "_live_done" + (f"_{slot}" if slot else ""), data={"name": key, "seq": _meta(st.session_state, key)["seq"]})
 
 
 def whole_page_drawn(key: str) -> None:

@@ -1,17 +1,26 @@
-"""The Playground's live part: the text box, the tokenizer picker and the columns, as one ``st.fragment``.
+"""The Playground's live part: the text box as an ``st.fragment``, and the picker and columns under it.
 
 A key typed in the live box (``ui/live_text.py``) reruns this fragment only, not the page: the
-sidebar, the title, the counts table, the ids and the decoder are neither run nor sent again, so a
-key costs the server the new text's columns and the browser their markup. What lies outside the
-fragment follows the text when typing pauses: the box then asks for one whole-page run
-(``live_text.whole_page_drawn``), which draws the counts and ids of the last text and writes the link.
+sidebar, the title, the picker, the columns' Streamlit elements, the counts table, the ids and the
+decoder are neither run nor sent again. The run tokenizes the new text for every column the page
+drew and sends what changed in them as the data of one element (``assets/live_cards.js``), which
+patches each column's card in place (its spans, count and context line: ``ui/span_box.py``) and
+the spread line. What the cards do not hold follows the text when typing pauses: the box then asks
+for one whole-page run (``live_text.whole_page_drawn``), which draws everything from the last text
+(the columns again, the same markup: nothing moves) and writes the link.
 
-Anything else that reruns the fragment (the picker, "Back to the editable text", a retry) changes
-what the rest of the page shows at once, so such a run asks for the whole page straight away.
+Subtle: a key used to rerun the box, the picker, the legend and the columns as one fragment: ~60
+deltas (33 once each column's head was one element), each re-created by React, were most of the
+browser's ~0.3 s a key at 1 KB x 4; now a key sends three elements. A key whose text needs what
+only a whole-page run draws (no text, a failed or not yet loaded tokenizer, another set of columns)
+asks for the whole page instead, as anything else that reruns the fragment does ("Back to the
+editable text").
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,8 +28,11 @@ import streamlit as st
 
 from core.pretrained.adapter import TokenizerFailed
 from ui import cache, columns, context_view, live_text, span_links, state, uploads, widgets
+from ui.scripts import script
 
 _WHOLE_RUN = "pg_live_whole_run"  # plain session key: set by the page right before it calls live_area
+_CARDS = "pg_live_cards"  # plain session key: the picker keys whose cards the last whole-page run drew
+_cards = st.components.v2.component("tp_live_cards", js=script("live_cards.js"), isolate_styles=False)
 
 
 @dataclass(frozen=True)
@@ -56,23 +68,64 @@ def begin_whole_run() -> None:
 
 
 @st.fragment
-def live_area(names: dict[str, str], display: Display) -> Drawn | None:
-    """The box (or a long upload's preview), the picker and the columns; None when there is nothing
-    to tokenize (no text, or no tokenizer picked). Returns to the page only on a whole-page run."""
+def live_area(display: Display) -> str:
+    """The box (or a long upload's preview); on a whole-page run, its text. A typed key reruns it alone:
+    then it patches the columns the page drew (``follow``), or asks for the whole page."""
     whole = bool(st.session_state.pop(_WHOLE_RUN, False))
     if not live_text.typed(state.PG_TEXT) and not whole:
-        st.rerun()  # the picker or a button changed what the whole page shows: run all of it
+        st.rerun()  # a button changed what the whole page shows: run all of it
     text = _text_input()
+    if whole:
+        return text
+    cards = follow(text, display)
+    if cards is None:
+        st.rerun()  # what changed needs the whole page (no text, a failure, other columns)
+    _cards(key="pg_live_cards", data=cards)
+    # the columns follow the text: the next typed text may go now
+    live_text.finished(state.PG_TEXT, slot="typed")
+    return text
+
+
+def follow(text: str, display: Display) -> dict[str, Any] | None:
+    """What the columns the last whole-page run drew show for ``text``: each card's data (``name`` is
+    its span box's key) and the spread line; None when only a whole-page run can draw it."""
+    keys = st.session_state.get(_CARDS)
+    if not text or not keys or keys != list(st.session_state.get(state.PG_TOKENIZERS) or []):
+        return None
+    cards, counts = [], {}
+    for key in keys:
+        if not uploads.is_uploaded(key) and cache.tokenizer_store().peek(key) is None:
+            return None  # not loaded yet: its progress bar is the page's
+        ref = uploads.resolve(key)
+        if not ref.available:
+            return None
+        try:
+            with _spinner(ref, text):
+                analysis = ref.analyze(text, display.allow_special)
+            cards.append(columns.card_data(
+                ref, analysis, text, allow_special=display.allow_special, show_whitespace=display.show_whitespace,
+                raw_pieces=display.raw_pieces, per_row=display.per_row, price=display.price,
+            ))
+        except TokenizerFailed:
+            return None
+        counts[ref.tokenizer.name] = analysis.counts.tokens
+    # subtle: every value a string (JSON text): see ui/span_box.py
+    return {"cards": json.dumps(cards), "spread": span_links.spread(counts) or ""}
+
+
+def columns_area(text: str, names: dict[str, str], display: Display) -> Drawn | None:
+    """The picker and the columns (a whole-page run); None when there is nothing to tokenize (no
+    text, or no tokenizer picked)."""
     # subtle: the picker's value goes to the browser as its default, on every run. Written back as
     # set by the app (state.keep_declared), it cleared a filter being typed in the picker whenever a
     # run came, and runs come on their own here (typing pauses); with only Streamlit's "no default",
-    # a picker that mounted late (its code loads after the columns; text typed before that reran
-    # this fragment first) came up empty, and the next pick replaced every chosen tokenizer.
+    # a picker that mounted late came up empty, and the next pick replaced every chosen tokenizer.
     keys = st.multiselect(
         "Tokenizers", options=widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
         key=state.PG_TOKENIZERS, default=st.session_state[state.PG_TOKENIZERS],
     )
     state.keep_drawn(state.PG_TOKENIZERS, keys)
+    st.session_state[_CARDS] = None
     if not text or not keys:
         st.info(
             "Type or paste some text above, or upload a .txt file in the sidebar, to see how it is tokenized."
@@ -81,6 +134,8 @@ def live_area(names: dict[str, str], display: Display) -> Drawn | None:
         live_text.finished(state.PG_TEXT)
         return None
     drawn = _columns(text, keys, names, display)
+    # a typed key patches these columns (follow) while every one of them is a card
+    st.session_state[_CARDS] = list(keys) if len(drawn.analyses) == len(keys) else None
     # the columns are drawn: the next typed text may go now
     live_text.finished(state.PG_TEXT)
     return drawn
@@ -113,8 +168,8 @@ def _columns(text: str, keys: list[str], names: dict[str, str], display: Display
     line = span_links.spread({
         drawn.refs[key].tokenizer.name: analysis.counts.tokens for key, analysis in drawn.analyses.items()
     })
-    if line:
-        spread.caption(widgets.md_escape(line))
+    with spread:
+        span_links.spread_line(line or "")
     return drawn
 
 
@@ -126,14 +181,27 @@ def _column(key: str, drawn: Drawn, display: Display) -> None:
         return
     # each column is drawn as soon as its own tokens are ready: the first shows while the rest encode
     try:
-        with st.spinner(f"Tokenizing with {tokenizer.name} …"):
+        with _spinner(ref, drawn.text):
             analysis = ref.analyze(drawn.text, display.allow_special)
         columns.column(
             ref, analysis, drawn.text, allow_special=display.allow_special,
             show_whitespace=display.show_whitespace, raw_pieces=display.raw_pieces, per_row=display.per_row,
+            price=display.price,
         )
     except TokenizerFailed as exc:  # an uploaded tokenizer that overran its time budget, or crashed
         widgets.failed_card(tokenizer.name, str(exc))
         return
     drawn.analyses[key] = analysis
-    context_view.context_line(key, tokenizer.name, analysis.total, display.price)  # what the model reads: BOS too
+    context_view.window_field(key, tokenizer.name)
+
+
+def _spinner(ref: cache.TokenizerRef, text: str) -> contextlib.AbstractContextManager[Any]:
+    """"Tokenizing with …" while a long text or an uploaded tokenizer (a worker process) encodes.
+
+    Subtle: not around a registry tokenizer on a text short enough to be typed live (milliseconds):
+    ``st.spinner`` starts a timer thread and sends a message to clear itself on every run, 10-15% of a
+    typed key's run on this machine, for a spinner that shows only after half a second.
+    """
+    if ref.origin == "registry" and len(text) <= live_text.PAUSE_CHARS:
+        return contextlib.nullcontext()
+    return st.spinner(f"Tokenizing with {ref.tokenizer.name} …")

@@ -40,10 +40,19 @@ def mount(*, disagree: bool, view: str = "Text") -> None:
     _links(key="tp_span_links", data={"disagree": disagree, "view": view.lower() if view in VIEWS else "text"})
 
 
+_spread = st.components.v2.component("tp_spread", js=script("spread_line.js"), isolate_styles=False)
+
+
+def spread_line(line: str) -> None:
+    """Draw the spread line (``spread``) as plain text; a typed key rewrites it in place
+    (``assets/live_cards.js``), with the columns' counts."""
+    _spread(key="tp_spread", data={"line": line}, height="content")
+
+
 def spread(counts: Mapping[str, int]) -> str | None:
     """"Tokens: 41 (Llama 3) to 52 (GPT-2), a gap of 27%." for two or more columns; else None.
 
-    The gap is the largest count over the smallest, less one. Names are Markdown-escaped by the caller.
+    The gap is the largest count over the smallest, less one. Plain text (``spread_line`` writes it as text).
 
     >>> spread({"A": 40, "B": 50})
     'Tokens: 40 (A) to 50 (B), a gap of 25%.'

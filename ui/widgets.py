@@ -18,7 +18,6 @@ from core.tokens.roundtrip import Difference
 from ui.cache import Analysis, Unavailable, retry
 from ui.copy_block import copy_block
 from ui.scripts import ASSETS_DIR  # the pages read their stylesheets through it
-from ui.span_box import span_box
 from ui.spans import render_ids, render_legend
 
 SPANS_CSS = ASSETS_DIR / "spans.css"
@@ -184,44 +183,9 @@ def failed_card(name: str, reason: str) -> None:
     st.error(md_escape(sentence(reason)), icon=":material/error:")
 
 
-def tokenizer_card(tokenizer: Any, analysis: Analysis, spans: str, *, key: str) -> None:
-    """One tokenizer's column: name, what it is, its token count, a lossy flag, and the spans.
-
-    Subtle: the popover with the tokenizer's source draws its lines only while it is open (it reruns
-    the column's fragment when opened): with 21 columns, elements nobody opened were a third of what
-    every rerun sent to the browser.
-    """
-    counts = analysis.counts
-    # the head: assets/spans.js makes the heads of one row equally tall, so the spans start level
-    head = st.container(key=f"tp_head_{key}", gap="small")
-    head.markdown(f"#### {md_escape(tokenizer.name)}")
-    headline = f"**{counts.tokens:,} token{'' if counts.tokens == 1 else 's'}**"
-    if counts.added:  # the literals in order of appearance, each once
-        headline += f" + {counts.added} added by the tokenizer ({md_escape(', '.join(analysis.added))})"
-    attribution = getattr(tokenizer, "attribution", None)  # "Built with Llama" stays in sight
-    facts = [tokenizer.algorithm, f"{tokenizer.vocab_size:,} vocab", attribution]
-    # one row: the count, and what the tokenizer is as the button of a popover that says where its
-    # file comes from (a source line with its sha256 took four lines of a narrow column)
-    row = head.container(horizontal=True, vertical_alignment="center", gap="small")
-    row.markdown(headline)
-    source = row.popover(md_escape(" · ".join(str(fact) for fact in facts if fact)), type="tertiary",
-                         help="Where the tokenizer's file comes from, its sha256 and its licence",
-                         key=f"{key}_source", on_change="rerun")
-    if source.open:
-        with source:
-            st.caption(md_escape(f"source: {tokenizer.source}"))
-            if getattr(tokenizer, "license", None):
-                st.caption(md_escape(f"licence: {tokenizer.license}"))
-            if getattr(tokenizer, "notes", None):
-                st.caption(md_escape(tokenizer.notes))
-    if analysis.lossy:
-        head.warning(lossy_note(counts.unknown or 0, analysis.difference), icon=":material/warning:")
-    span_box(spans, key=f"{key}_spans")
-
-
-def lossy_note(unknown: int, difference: Difference | None = None) -> str:
-    """The flag (Markdown) for a tokenizer whose round trip changes the text: the likely cause and,
-    when known, the first characters it changed and where.
+def lossy_note(unknown: int, difference: Difference | None = None, *, escape: Callable[[str], str] = md_escape) -> str:
+    """The flag for a tokenizer whose round trip changes the text: the likely cause and, when known,
+    the first characters it changed and where. Markdown by default; ``escape=str`` gives plain text.
 
     Subtle: no long unbreakable word ("decode(encode(text))"): a narrow column broke it mid-word.
 
@@ -232,8 +196,8 @@ def lossy_note(unknown: int, difference: Difference | None = None) -> str:
     """
     note = "Lossy: the tokens decode to another text"
     if difference is not None:
-        lost = f"“{md_escape(visible(difference.lost))}”"
-        note += (f"; at character {difference.at + 1:,}, {lost} came back as “{md_escape(visible(difference.got))}”"
+        lost = f"“{escape(visible(difference.lost))}”"
+        note += (f"; at character {difference.at + 1:,}, {lost} came back as “{escape(visible(difference.got))}”"
                  if difference.got else f"; at character {difference.at + 1:,}, {lost} was dropped")
     if unknown:
         return f"{note}; {unknown:,} unknown token{'s' if unknown != 1 else ''}"

@@ -48,6 +48,7 @@ def test_an_uploaded_tokenizers_column_exports_all_four_files(page, tmp_path) ->
     import json
     import xml.etree.ElementTree as ET
 
+    from tests.browser.settle import wait_settled
     from tests.browser.test_playground import SPANS, set_text, wait_ready
 
     path = tmp_path / "vocab.txt"
@@ -59,9 +60,11 @@ def test_an_uploaded_tokenizers_column_exports_all_four_files(page, tmp_path) ->
     set_text(page, "hello worlds!")
     page.wait_for_function(f"() => document.querySelectorAll('{SPANS}').length === 5", timeout=60_000)
     page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-testid=stMarkdownContainer] strong')]"
+        "() => [...document.querySelectorAll('.tp-card-count strong')]"
         ".some(e => e.textContent === '4 tokens')", timeout=60_000,
     )
+    # a key patches the cards; the export menus (as the sidebar's downloads) follow once typing pauses
+    wait_settled(page)
     page.get_by_role("button", name="Export").nth(4).click()  # the fifth column: the upload
     body = page.locator("[data-testid=stPopoverBody]", has_text="For slides")
     files = {}

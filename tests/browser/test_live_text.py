@@ -103,6 +103,40 @@ def test_a_key_reruns_the_columns_only_and_the_rest_follows_when_typing_pauses(p
     )
 
 
+# Every message the page receives, in order: whether it draws a column's box again (a tp_span_box
+# element) or patches the cards (tp_live_cards); component names travel as plain bytes in the message.
+WIRE = """(() => { const seen = window.__tpWire = []; const Native = window.WebSocket;
+  window.WebSocket = function (...args) { const socket = new Native(...args);
+    socket.addEventListener('message', (e) => { const bytes = new Uint8Array(e.data);
+      const text = String.fromCharCode(...bytes.subarray(0, Math.min(bytes.length, 400)));
+      seen.push(text.includes('tp_span_box') ? 'box' : text.includes('tp_live_cards') ? 'cards' : ''); });
+    return socket; };
+  window.WebSocket.prototype = Native.prototype; Object.assign(window.WebSocket, Native); })();"""
+
+
+def test_a_key_patches_the_cards_and_draws_no_column_again(blank_page, app_url, tokenizers) -> None:
+    """A key's run sends the columns' new cards as one element's data (assets/live_cards.js), and no
+    column's element: the boxes, counts and spread line show the new text before any whole-page run
+    draws the columns again (ui/playground_live.py follow)."""
+    page = blank_page
+    page.context.add_init_script(WIRE)
+    page.goto(app_url)
+    wait_ready(page, 4)
+    clear_box(page)
+    page.keyboard.type("warm up", delay=40)
+    page.wait_for_function(SETTLED_JS, timeout=60_000)
+    page.evaluate("() => { window.__tpWire.length = 0; }")
+    page.keyboard.press("x")
+    text = "warm upx"
+    wait_columns(page, expected_ids(tokenizers, text))
+    seen = page.evaluate("() => window.__tpWire.filter(Boolean)")
+    counts = [f"{text_counts(text, tokenizers[key].encode(text)).tokens:,} token" for key in state.DEFAULT_TOKENIZERS]
+    heads = page.evaluate("() => [...document.querySelectorAll('.tp-card-count strong')].map(e => e.textContent)")
+    assert seen[:1] == ["cards"] and "box" not in seen[:seen.index("cards") + 1], seen
+    assert [h[: len(c)] for h, c in zip(heads, counts, strict=True)] == counts  # "3 tokens": the heads followed
+    assert "Tokens: " in page.locator(".tp-spread").inner_text()
+
+
 def test_a_paste_applies_at_once_and_an_upload_replaces_the_text(page, tokenizers, tmp_path) -> None:
     wait_ready(page, 4)
     clear_box(page)

@@ -20,7 +20,7 @@ SETUP = """async (source) => {
   const module = await import("data:text/javascript;charset=utf-8," + encodeURIComponent(source));
   let parent = null;
   window.__reset = () => { parent = document.createElement("div"); document.body.replaceChildren(parent); };
-  window.__run = (html) => module.default({ parentElement: parent, data: { html } });
+  window.__run = (html, head = null, foot = null) => module.default({ parentElement: parent, data: { html, head, foot } });
   window.__box = () => parent.querySelector(":scope > .tp-box > .tp-spans");
 }"""
 RESET = "() => window.__reset()"  # a new element: what an earlier test's page scripts marked is gone
@@ -99,6 +99,48 @@ def test_the_box_keeps_its_own_classes_and_answers_a_show_more(bare) -> None:
     assert state == [True, True, False]
 
 
+HEAD = {"name": "<b>my [vocab](x).txt", "count": "12 tokens", "added": " + 1 added by the tokenizer (<s>)",
+        "facts": "WordPiece · 9 vocab", "help": "Where the file comes from", "lossy": "",
+        "details": ["source: <img src=x onerror=alert(1)>", "licence: MIT"]}
+FOOT = {"line": "1.2% of GPT-2's 1,024-token context", "help": "Context window: <i>GPT-2</i> paper."}
+CARD = """() => { const p = document.body.firstElementChild, q = (s) => p.querySelector(s);
+  return {name: q(".tp-card-name").textContent, count: q(".tp-card-count").textContent,
+    facts: q(".tp-card-facts").textContent, title: q(".tp-card-facts").title,
+    details: [...q(".tp-card-details").children].map((e) => e.textContent),
+    detailsShown: !q(".tp-card-details").hidden, lossy: q(".tp-card-lossy").hidden ? null : q(".tp-card-lossy").textContent,
+    foot: q(".tp-card-foot").hidden ? null : q(".tp-card-foot span").textContent, footHelp: q(".tp-card-help").title,
+    elements: p.querySelectorAll(".tp-card-head *:not(h4, div, span, strong, button, svg, path), .tp-card-details *:not(p), .tp-card-foot *:not(span)").length,
+    order: [...p.children].map((e) => e.className)}; }"""
+
+
+def test_the_head_and_foot_are_text_written_in_place(bare) -> None:
+    """The column's head (name, count, facts, source details, lossy flag) and its context line come
+    with the spans and are drawn as text: markup in a name stays text, and a run that changes the
+    count writes that text and keeps the rest (an opened source panel stays open)."""
+    bare.evaluate(RESET)
+    bare.evaluate("([html, head, foot]) => window.__run(html, head, foot)", [box(TEXT), HEAD, FOOT])
+    card = bare.evaluate(CARD)
+    assert card["order"] == ["tp-card-head", "tp-card-details", "tp-box", "tp-card-foot"]
+    assert card["name"] == HEAD["name"] and card["elements"] == 0  # no <b>, <img> or <i> made of the text
+    assert card["count"] == "12 tokens + 1 added by the tokenizer (<s>)"
+    assert card["facts"] == "WordPiece · 9 vocab" and card["title"] == HEAD["help"]
+    assert card["details"] == HEAD["details"] and not card["detailsShown"] and card["lossy"] is None
+    assert card["foot"] == FOOT["line"] and card["footHelp"] == FOOT["help"]
+    bare.click(".tp-card-facts")  # opens where the file comes from, with no rerun
+    assert bare.evaluate(CARD)["detailsShown"]
+    name = bare.evaluate("() => document.querySelector('.tp-card-name').firstChild")
+    kept = bare.evaluate("""([html, head]) => { const name = document.querySelector('.tp-card-name').firstChild;
+      const pill = window.__box().querySelector('b'); window.__run(html, head, null);
+      return [name === document.querySelector('.tp-card-name').firstChild, pill.isConnected]; }""",
+                         [box("x" + TEXT), HEAD | {"count": "13 tokens", "lossy": "Lossy: <u>x</u>"}])
+    card = bare.evaluate(CARD)
+    assert kept == [True, False] and name is not None  # the name's text node stayed; the first pill changed
+    assert card["count"].startswith("13 tokens") and card["lossy"] == "Lossy: <u>x</u>" and card["elements"] == 0
+    assert card["detailsShown"] and card["foot"] is None
+    bare.click(".tp-card-facts")
+    assert not bare.evaluate(CARD)["detailsShown"]
+
+
 ALPHABET = st.sampled_from(["a", "b", "é", " ", "  ", "\n", ".", "🙂", "\u200d", "2026", "strawberry", "—"])
 
 
@@ -135,6 +177,8 @@ def test_the_columns_stay_where_they_were_after_a_first_load(tmp_path) -> None:
             first = dict(seen)
             seen.clear()
             session.type_text("A first key after the page opened.")
+            assert seen == []  # a key patches the cards in place (assets/live_cards.js): no box is sent
+            session.follow_page()  # the whole-page run once typing pauses draws them again
             assert len(first) == 4 and dict(seen) == first
         finally:
             session.close()

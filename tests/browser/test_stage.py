@@ -247,7 +247,7 @@ ROW_TEXT = f"el niño ﬁnds a {FAMILY} family"
 ROW_JS = r"""() => {
   const boxes = [...document.querySelectorAll('.tp-box > .tp-spans')].slice(0, 4);
   const words = [];
-  for (const alert of document.querySelectorAll('[data-testid=stAlertContentWarning]')) {
+  for (const alert of document.querySelectorAll('.tp-card-lossy:not([hidden])')) {
     const walker = document.createTreeWalker(alert, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       for (const m of node.textContent.matchAll(/\S+/g)) {
@@ -266,7 +266,7 @@ ROW_JS = r"""() => {
     });
   }).flat();
   return {tops: boxes.map(b => Math.round(b.getBoundingClientRect().top)), broken: words,
-          warnings: [...document.querySelectorAll('[data-testid=stAlertContentWarning]')].map(a => a.innerText),
+          warnings: [...document.querySelectorAll('.tp-card-lossy:not([hidden])')].map(a => a.innerText),
           family};
 }"""
 

@@ -46,6 +46,13 @@ def span_boxes(at: AppTest) -> list[str]:
     return [data["html"] for data in _component_data(at, "tp_span_box")]
 
 
+def cards(at: AppTest) -> list[dict]:
+    """The head and foot (``ui.card``: name, count, facts, source lines, lossy flag; the context line) of
+    every Playground column the run drew, in page order: plain text, as the box's script shows it."""
+    return [{"head": json.loads(data["head"]) or {}, "foot": json.loads(data["foot"])}
+            for data in _component_data(at, "tp_span_box")]
+
+
 def copy_blocks(at: AppTest) -> list[str]:
     """The text of every block the run drew through ``ui.copy_block`` (token ids, decoded ids, previews)."""
     return [data["text"] for data in _component_data(at, "tp_copy_block")]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.pages.apptest import copy_blocks, counts_table, open_page, span_boxes
+from tests.pages.apptest import cards, copy_blocks, counts_table, open_page, span_boxes
 from tests.pages.live import live_box
 from ui import columns, state
 from ui.span_facts import read_facts
@@ -23,8 +23,8 @@ def run_app() -> AppTest:
 
 
 def headings(at: AppTest) -> list[str]:
-    """Tokenizer names from the column headings (Markdown escapes removed)."""
-    return [m.value.removeprefix("#### ").replace("\\", "") for m in at.markdown if m.value.startswith("#### ")]
+    """Tokenizer names from the column headings (plain text: ui.card)."""
+    return [card["head"]["name"] for card in cards(at)]
 
 
 def spans(at: AppTest) -> list[str]:
@@ -33,7 +33,8 @@ def spans(at: AppTest) -> list[str]:
 
 
 def token_headlines(at: AppTest) -> list[str]:
-    return [m.value for m in at.markdown if m.value.startswith("**") and " tokens**" in m.value]
+    """Each column's count ("184 tokens") and what the tokenizer added, as its head shows them."""
+    return [card["head"]["count"] + card["head"]["added"] for card in cards(at)]
 
 
 def unavailable(at: AppTest) -> list[str]:
@@ -181,7 +182,7 @@ def test_lossy_tokenizer_is_flagged_and_added_tokens_counted_apart() -> None:
     assert not at.exception
     if unavailable(at):
         pytest.skip("BERT or GPT-2 is unavailable here")
-    warnings = [w.value for w in at.warning]
+    warnings = [card["head"]["lossy"] for card in cards(at) if card["head"]["lossy"]]
     # BERT only (GPT-2 is lossless), saying where and what it lost (issue 21, item 6)
     assert warnings == ["Lossy: the tokens decode to another text; at character 1, “H” came back as “h”; 1 unknown token"]
     bert_headline = token_headlines(at)[0]
@@ -306,7 +307,7 @@ def test_a_long_text_draws_the_whole_encodings_first_tokens_and_more(key: str) -
 
 def test_one_token_is_singular() -> None:
     at = run_one("o200k_base", "hello")
-    assert [m.value for m in at.markdown if m.value.startswith("**1 token")] == ["**1 token**"]
+    assert token_headlines(at) == ["1 token"]
 
 
 def test_a_long_upload_skips_the_text_area_and_counts_all_of_it() -> None:

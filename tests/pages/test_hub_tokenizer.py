@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.hub_server import DATA, commit_of, serve_hub
+from tests.pages.apptest import cards
 from ui import state
 from ui.widgets import md_escape
 
@@ -58,7 +59,7 @@ def test_a_hub_tokenizer_becomes_a_playground_column(endpoint) -> None:
     at = typed(APP, "pg_", "acme/t5")
     chosen = at.multiselect(key=state.PG_TOKENIZERS).value
     assert chosen[-1].startswith("upload:")
-    assert any(m.value.startswith("#### " + md_escape("acme/t5@")) for m in at.markdown)
+    assert any(card["head"]["name"].startswith("acme/t5@") for card in cards(at))
 
 
 @pytest.mark.parametrize(("text", "message"), [

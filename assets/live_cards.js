@@ -1,0 +1,22 @@
+// A typed key's columns (ui/playground_live.py follow): the Playground's cards patched in place.
+//
+// A key reruns only the live box's fragment. Its run sends, as this element's data, what each column
+// the page drew shows for the new text ({cards: [{name, html, head, foot}], spread}); each card is
+// found by its span box's key and drawn by that box's own code (assets/span_box.js, through
+// window.__tpCard), which swaps only the pills and text that changed. The Streamlit elements around
+// the cards are not sent again: the whole-page run once typing pauses draws them, and the same markup.
+
+export default function ({ data }) {
+  const draw = window.__tpCard;
+  if (!draw || !data) return;
+  const cards = typeof data.cards === "string" ? JSON.parse(data.cards) : data.cards || [];
+  for (const card of cards) {
+    const host = document.querySelector(`[data-tp-card="${CSS.escape(card.name)}"]`);
+    if (host) draw(host, card);
+  }
+  const line = document.querySelector(".tp-spread");
+  if (line && data.spread !== undefined) {
+    if (line.textContent !== data.spread) line.textContent = data.spread;
+    line.hidden = !data.spread;
+  }
+}
