@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from core.pretrained.sandbox import BASE_BUDGET_S
-from tests.pages.apptest import counts_table
+from tests.pages.apptest import cards, counts_table
 from tests.pages.live import live_box
 from tests.pages.test_inside_page import APP, PAGE, run
 from ui import state
@@ -75,4 +75,5 @@ def test_a_runaway_uploaded_tokenizer_fails_in_its_column_with_a_sentence() -> N
     assert not at.exception, [e.value for e in at.exception]
     errors = [e.value.replace("\\", "") for e in at.error]
     assert any(f"could not encode the text in {BASE_BUDGET_S:.0f} s" in e for e in errors), errors
-    assert len([m for m in at.markdown if m.value.startswith("#### ")]) == 5  # the four others still drawn
+    assert [m.value for m in at.markdown if m.value.startswith("#### ")] == ["#### runaway\\.json"]
+    assert len([c for c in cards(at) if c["head"].get("name")]) == 4  # the four others still drawn
