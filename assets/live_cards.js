@@ -6,9 +6,13 @@
 // window.__tpCard), which swaps only the pills and text that changed. The Streamlit elements around
 // the cards are not sent again: the whole-page run once typing pauses draws them, and the same markup.
 
+// Until then the columns' Export and "Show more" still hold the text the page drew last, so while this
+// element is on the page (a whole-page run does not draw it) they are marked behind and take no click
+// (assets/spans.css): an export chosen in that moment would have saved the previous text's tokens.
 export default function ({ data }) {
   const draw = window.__tpCard;
   if (!draw || !data) return;
+  document.documentElement.dataset.tpBehind = "1";
   const cards = typeof data.cards === "string" ? JSON.parse(data.cards) : data.cards || [];
   for (const card of cards) {
     const host = document.querySelector(`[data-tp-card="${CSS.escape(card.name)}"]`);
@@ -19,4 +23,5 @@ export default function ({ data }) {
     if (line.textContent !== data.spread) line.textContent = data.spread;
     line.hidden = !data.spread;
   }
+  return () => { delete document.documentElement.dataset.tpBehind; };
 }

@@ -119,13 +119,19 @@ def test_a_key_patches_the_cards_and_draws_no_column_again(blank_page, app_url, 
     column's element: the boxes, counts and spread line show the new text before any whole-page run
     draws the columns again (ui/playground_live.py follow)."""
     page = blank_page
-    page.context.add_init_script(WIRE)
+    page.add_init_script(WIRE)  # this page's: not the worker's shared browser context
     page.goto(app_url)
     wait_ready(page, 4)
     clear_box(page)
     page.keyboard.type("warm up", delay=40)
     page.wait_for_function(SETTLED_JS, timeout=60_000)
     page.evaluate("() => { window.__tpWire.length = 0; }")
+    # what the columns' Export buttons took when the key's cards were drawn (before any whole-page run)
+    page.evaluate("""() => { window.__exportsAtPatch = null;
+      const seen = new MutationObserver(() => { if (window.__exportsAtPatch) return;
+        window.__exportsAtPatch = [...document.querySelectorAll('[class*="st-key-pg_export_"]')]
+          .map(e => getComputedStyle(e).pointerEvents); });
+      document.querySelectorAll('.tp-box > .tp-spans').forEach(b => seen.observe(b, {childList: true, subtree: true, characterData: true})); }""")
     page.keyboard.press("x")
     text = "warm upx"
     wait_columns(page, expected_ids(tokenizers, text))
@@ -135,6 +141,14 @@ def test_a_key_patches_the_cards_and_draws_no_column_again(blank_page, app_url, 
     assert seen[:1] == ["cards"] and "box" not in seen[:seen.index("cards") + 1], seen
     assert [h[: len(c)] for h, c in zip(heads, counts, strict=True)] == counts  # "3 tokens": the heads followed
     assert "Tokens: " in page.locator(".tp-spread").inner_text()
+
+    # until the whole-page run follows, the columns' Export and Show more still hold the last text the
+    # page drew: marked behind, they take no click; once it came, they act on the new text
+    assert page.evaluate("window.__exportsAtPatch") == ["none"] * len(tokenizers)
+    page.wait_for_function(SETTLED_JS, timeout=60_000)
+    page.wait_for_function("() => !document.documentElement.dataset.tpBehind")
+    exports = page.locator('[class*="st-key-pg_export_"]')
+    assert exports.evaluate_all("es => es.map(e => getComputedStyle(e).pointerEvents)") == ["auto"] * len(tokenizers)
 
 
 def test_a_paste_applies_at_once_and_an_upload_replaces_the_text(page, tokenizers, tmp_path) -> None:
