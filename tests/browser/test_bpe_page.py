@@ -299,7 +299,8 @@ def check_the_arrow_keys_still_step_after_each_switch_of_presentation_mode(bpe_p
         assert settled_step(page, k - 1) == k - 1, f"switch {turn + 1}: ← did not move the step"
 
 
-def test_a_long_training_can_be_stopped_from_the_page(bpe_page: object, tmp_path) -> None:
+def check_a_long_training_can_be_stopped_from_the_page(bpe_page: object, tmp_path) -> None:
+    # was the test test_a_long_training_can_be_stopped_from_the_page (its own visit of the page)
     page = bpe_page
     import random
 
@@ -343,13 +344,18 @@ def test_the_default_model_steps_by_keys_clicks_slider_and_play(bpe_page: object
         check(bpe_page)
 
 
-# Each trains its own model (or replays a real tokenizer) from whatever the page shows; the replay
-# comes last, as it skips where cl100k_base is unavailable.
+# Each trains its own model (or replays a real tokenizer) from whatever the page shows; the stopped
+# training checks that the model shown before stays; the replay comes last, as it skips where
+# cl100k_base is unavailable.
 TRAINING = (check_train_on_a_small_corpus_then_step_and_see_the_spans_change,
-            check_character_bpe_shows_each_word_end_as_a_visible_badge, check_replay_draws_chunks_under_the_spans)
+            check_character_bpe_shows_each_word_end_as_a_visible_badge,
+            check_a_long_training_can_be_stopped_from_the_page, check_replay_draws_chunks_under_the_spans)
 
 
-def test_trainings_and_the_replay_each_draw_their_model(bpe_page: object) -> None:
+def test_trainings_and_the_replay_each_draw_their_model(bpe_page: object, tmp_path) -> None:
     for check in TRAINING:
         wait_settled(bpe_page)  # each starts on a page at rest, as it did on its own visit
-        check(bpe_page)
+        if check is check_a_long_training_can_be_stopped_from_the_page:
+            check(bpe_page, tmp_path)
+        else:
+            check(bpe_page)
