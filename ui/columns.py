@@ -79,8 +79,7 @@ def card_data(
     patches the card with it, so the whole-page run after the key draws the very same markup.
     """
     key, total = ref.key, analysis.total
-    view = view_name(key, text, allow_special)
-    limit = shown(view, first_screen(analysis.head, per_row), total)
+    _, _, limit = extent(key, text, allow_special, analysis, per_row)
     spans = ref.spans_html(
         text, allow_special=allow_special, show_whitespace=show_whitespace, raw_pieces=raw_pieces,
         limit=limit, more=more_key(key) if limit < total else None,
@@ -88,6 +87,13 @@ def card_data(
     # what the model reads: the tokens the tokenizer adds (BOS) too
     foot = context_view.context_foot(key, ref.tokenizer.name, total, price)
     return card.card_data(ref.tokenizer, analysis, spans, key=card_key(key), foot=foot)
+
+
+def extent(key: str, text: str, allow_special: bool, analysis: Analysis, per_row: int) -> tuple[str, int, int]:
+    """A column's view name, its first screenful and how many tokens it draws now (``shown``)."""
+    view = view_name(key, text, allow_special)
+    first = first_screen(analysis.head, per_row)
+    return view, first, shown(view, first, analysis.total)
 
 
 def card_key(key: str) -> str:
@@ -111,9 +117,7 @@ def column(
     ``ref`` is the column's tokenizer as ``ui.uploads.resolve`` made it, registry or uploaded alike.
     """
     key, tokenizer, total = ref.key, ref.tokenizer, analysis.total
-    view = view_name(key, text, allow_special)
-    first = first_screen(analysis.head, per_row)
-    limit = shown(view, first, total)
+    view, first, limit = extent(key, text, allow_special, analysis, per_row)
     card.tokenizer_card(card_data(ref, analysis, text, allow_special=allow_special, show_whitespace=show_whitespace,
                                   raw_pieces=raw_pieces, per_row=per_row, price=price))
     if limit < total:
