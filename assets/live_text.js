@@ -142,8 +142,10 @@ function paused(s) {
 function onInput(s, event) {
   clearTimeout(s.settleTimer);
   updateNote(s);
-  if (event && event.inputType === "insertFromPaste") flush(s);
-  else schedule(s, paused(s) ? s.pauseMs : 0);
+  // subtle: sent from the input event itself, not from a timer: a timer's task came after the
+  // frame that draws the key and the key-up and caret handlers, about 10 ms later (bench/keys_ab.py)
+  if ((event && event.inputType === "insertFromPaste") || !paused(s)) flush(s);
+  else schedule(s, s.pauseMs);
 }
 
 function updateNote(s) {

@@ -146,7 +146,7 @@ def test_a_key_patches_the_cards_and_draws_no_column_again(blank_page, app_url, 
     # page drew: marked behind, they take no click; once it came, they act on the new text
     assert page.evaluate("window.__exportsAtPatch") == ["none"] * len(tokenizers)
     page.wait_for_function(SETTLED_JS, timeout=60_000)
-    page.wait_for_function("() => !document.documentElement.dataset.tpBehind")
+    page.wait_for_function("() => !document.querySelector('[data-tp-behind]')")
     exports = page.locator('[class*="st-key-pg_export_"]')
     assert exports.evaluate_all("es => es.map(e => getComputedStyle(e).pointerEvents)") == ["auto"] * len(tokenizers)
 
