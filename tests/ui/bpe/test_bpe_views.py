@@ -147,25 +147,3 @@ def test_text_changes_are_where_the_segmentation_changes(big_model: bpe.BPEResul
         assert tok.segment(text, k) != tok.segment(text, k - 1)
 
 
-def test_one_scrubber_step_with_10000_merges_is_fast(big_model: bpe.BPEResult) -> None:
-    """What a step redraws (merge line, spans, leaderboard, chart) indexes into state built once."""
-    from ui import figures
-    from ui.bpe import render
-    from ui.spans import render_spans
-
-    assert len(big_model.trace) == 10_000
-    tok, trace = big_model.tokenizer, big_model.trace
-    curve = [big_model.initial_tokens, *(s.tokens_after for s in trace)]
-    text = "w00042x00017 and w12345x99999 " * 20
-    tok.segment(text, 0)  # the history of this text is built once, before scrubbing
-    began = time.perf_counter()
-    for k in range(4_000, 4_050):
-        step = trace[k - 1]
-        render.merge_line_html(render.step_parts(step, tok.piece), k=k, n=10_000, note=f"count {step.count:,}")
-        render.leaderboard_html(step, piece=tok.piece)
-        tokens = tok.segment(text, k)
-        lit = render.highlight_indices(tokens, tok.changed_spans(text, k), step.new_id)
-        render_spans(text, tokens, show_whitespace=True, highlight=lit)
-        figures.tokens_vs_vocab_figure(base=tok.base_size, tokens=curve, k=k)
-    per_step = (time.perf_counter() - began) / 50
-    assert per_step < 0.25, f"one step took {per_step * 1000:.0f} ms"
