@@ -1,4 +1,5 @@
-// A typed key's columns (ui/playground_live.py follow): the Playground's cards patched in place.
+// A typed key's columns (ui/playground_live.py follow): the Playground's cards patched in place, and
+// the end of the key's run (the live box's done mark, assets/live_done.js does it for other runs).
 //
 // A key reruns only the live box's fragment. Its run sends, as this element's data, what each column
 // the page drew shows for the new text ({cards: [{name, html, head, foot}], spread}); each card is
@@ -33,5 +34,9 @@ export default function ({ data }) {
     if (line.textContent !== data.spread) line.textContent = data.spread;
     line.hidden = !data.spread;
   }
+  // the end of the key's run (ui/live_text.py done_mark): the next typed text may go now
+  const reg = window.__tpLive;
+  const done = typeof data.done === "string" ? JSON.parse(data.done) : data.done;
+  if (done && reg && reg.onDone) reg.onDone(done.name, done.seq);
   return () => markBehind(false);
 }

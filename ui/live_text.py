@@ -131,15 +131,20 @@ def live_text(
     return text
 
 
-def finished(key: str, *, slot: str = "") -> None:
+def finished(key: str) -> None:
     """Mark that this run has drawn what follows the text: the next typed text goes at once.
 
-    Call it after what must follow each key (the Playground: its columns, at the end of the
-    fragment a key reruns; the counts and ids follow in a whole-page run, ``whole_page_drawn``) and
-    before an ``st.stop``; without it the box waits up to 1.5 s for the run in flight. ``slot`` names
-    a second place that marks it (the element keys of a fragment and of its page must differ).
+    Call it after what must follow each key (the counts and ids of the Playground follow in a
+    whole-page run, ``whole_page_drawn``) and before an ``st.stop``; without it the box waits up to
+    1.5 s for the run in flight. An element that is drawn last anyway can carry ``done_mark`` in its
+    data instead and call ``window.__tpLive.onDone`` itself (the Playground's typed-key cards).
     """
-    _done(key=key + "_live_done" + (f"_{slot}" if slot else ""), data={"name": key, "seq": _meta(st.session_state, key)["seq"]})
+    _done(key=key + "_live_done", data=done_mark(key))
+
+
+def done_mark(key: str) -> dict[str, Any]:
+    """What the done mark of this run says: the box's name and the seq of the text it applied."""
+    return {"name": key, "seq": _meta(st.session_state, key)["seq"]}
 
 
 def whole_page_drawn(key: str) -> None:

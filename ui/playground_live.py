@@ -80,9 +80,9 @@ def live_area(display: Display) -> str:
     cards = follow(text, display)
     if cards is None:
         st.rerun()  # what changed needs the whole page (no text, a failure, other columns)
-    _cards(key="pg_live_cards", data=cards)
-    # the columns follow the text: the next typed text may go now
-    live_text.finished(state.PG_TEXT, slot="typed")
+    # the columns follow the text: the cards' element says so once drawn (the next typed text may go
+    # now), as live_text.finished's own element did; one element fewer for the browser to take in
+    _cards(key="pg_live_cards", data=cards | {"done": json.dumps(live_text.done_mark(state.PG_TEXT))})
     return text
 
 
