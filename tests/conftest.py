@@ -57,6 +57,7 @@ TIMED = (
     "tests/core/pretrained/test_gguf_vocab.py::test_too_many_control_tokens_are_refused_before_they_are_built",
     "tests/core/text/test_pretokenize.py::test_a_runaway_pattern_stops_with_a_message",
 )
+TIMED_SCOPE = "timed tests"  # the xdist work unit of the TIMED tests (pytest_xdist_make_scheduler)
 
 
 LOCKS_ENV = "PLAYGROUND_TEST_LOCKS"
@@ -83,7 +84,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
     """``--dist loadfile`` (a module's fixtures are built once), with the files handed out longest first
     (tests/suite_time.py: measured seconds; the browser test files are most of them), so that what is
-    left for the end is short. Each worker that runs a browser file starts its own server and chromium
+    left for the end is short. The ``TIMED`` tests are one unit of their own, handed out last: each
+    timed call waits for the tests the other workers are running to end, and in the middle of the run
+    those were browser tests of up to a minute (a timed call of 2 s measured 39 s, waiting); at the end
+    the others run short files, and the wait is paid once. Each worker that runs a browser file starts its own server and chromium
     (three in all); measured under load, that beats one worker running every browser test, which was still
     on its first tenth of them when the other worker was a third through the rest."""
     if config.getvalue("dist") != "loadfile":
@@ -93,10 +97,15 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
     class LongestFirst(LoadFileScheduling):
         ordered = False
 
+        def _split_scope(self, nodeid: str) -> str:
+            return TIMED_SCOPE if nodeid.startswith(TIMED) else super()._split_scope(nodeid)
+
         def _assign_work_unit(self, node: object) -> None:
             if not self.ordered:
                 for scope in longest_first(list(self.workqueue), expected_seconds()):
                     self.workqueue.move_to_end(scope)
+                if TIMED_SCOPE in self.workqueue:
+                    self.workqueue.move_to_end(TIMED_SCOPE)
                 self.ordered = True
             super()._assign_work_unit(node)
 
