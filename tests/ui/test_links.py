@@ -236,3 +236,18 @@ def test_the_unicode_pager_keeps_the_page_in_a_link() -> None:
     again = open_link("pages/5_Unicode_and_bytes.py", written)
     assert again.session_state[state.UC_TEXT] == text and again.session_state[state.UC_PAGE] == 3
     assert not [c.value for c in again.sidebar.caption if c.value.startswith("Link:")]
+
+
+def test_a_link_read_while_the_form_holds_an_own_corpus_keeps_the_model_shown() -> None:
+    """A rerun may carry a query string older than the one the server last wrote (a click racing the
+    link's update: seen under load, just after a .txt was uploaded for training). Read as a newly
+    opened link, it made the form's "Uploaded .txt file" the model shown without its text, and the
+    page fell back to the default model with "no corpus called 'upload'"."""
+    at = AppTest.from_file(str(ROOT / "pages/1_BPE_step_by_step.py"), default_timeout=TIMEOUT_S).run()
+    shown = at.session_state[state.BPE_APPLIED]
+    at.session_state[state.BPE_CORPUS] = "upload"  # ui.bpe.views.UPLOAD: the form's own corpus
+    at.query_params["page"] = "bpe"
+    at.query_params["size"] = "50"
+    at.run()
+    assert at.session_state[state.BPE_APPLIED] == shown
+    assert not [e.value for e in at.error]

@@ -39,6 +39,13 @@ def sync() -> None:
 def _apply_model() -> list[str]:
     """Make the linked form the model shown, and keep the linked steps rather than reset them."""
     ss = st.session_state
+    if ss[state.BPE_CORPUS] in (views.PASTE, views.UPLOAD):
+        # subtle: a link never carries a pasted or uploaded corpus (its check refuses them), so the form
+        # holds one only from this session. A rerun may come with a query string older than the one
+        # this page last wrote (a click racing the link's update: seen under load, right after a .txt
+        # was uploaded for training); read as a link, it made that corpus the model shown without its
+        # text, and the page fell back to the default model with "no corpus called 'upload'".
+        return []
     try:
         settings = views.settings_from_form(
             corpus=ss[state.BPE_CORPUS], mode=ss[state.BPE_MODE], pattern_name=ss[state.BPE_PATTERN],
