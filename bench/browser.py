@@ -148,10 +148,12 @@ BOX = ".tp-live-box"  # the Playground's live text box (ui/live_text.py)
 
 def paste_text(page, text: str) -> None:
     """Replace the box's text as a paste does (select all, paste): it goes to the server at once."""
-    page.locator(BOX).evaluate(
-        """(box, text) => { box.focus(); box.setRangeText(text, 0, box.value.length, 'end');
+    # one round trip to the page (a locator's evaluate takes two: find the box, then run the script)
+    page.evaluate(
+        """([selector, text]) => { const box = document.querySelector(selector); box.focus();
+            box.setRangeText(text, 0, box.value.length, 'end');
             box.dispatchEvent(new InputEvent('input', {inputType: 'insertFromPaste', data: text, bubbles: true})); }""",
-        text,
+        [BOX, text],
     )
 
 
