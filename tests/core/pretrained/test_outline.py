@@ -23,7 +23,7 @@ SPECIALS = ["</s>", "<unk>", "<mask>", "[SEP]", "[UNK]", "<|im_start|>", "<|begi
 def loaded(key: str):
     tok = tokenizer(key)
     if tok is None:
-        pytest.skip(f"{key} is not available here: its file is in neither PLAYGROUND_DATA_DIR nor the cache (tests never download)")
+        pytest.skip(f"{key} is not available here: its file is in neither PLAYGROUND_DATA_DIR nor the cache, and could not be fetched")
     return tok
 
 
