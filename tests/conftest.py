@@ -46,9 +46,10 @@ def data_dir() -> Path:
 # Tests that assert a wall-clock bound (a refusal "in under a second", no health-check stall over
 # 0.5 s) must not share the 2 cores with other tests. Under pytest-xdist (`make test` runs `-n 3`),
 # such a test takes an exclusive lock that every other test holds shared, so the other workers pause
-# between two of their tests until the timed one is done. Only a bound that is the behaviour tested (a
-# budget, a refusal before work) belongs here: how fast something is goes to bench/ (bench/bpe_steps.py). Mark new ones with @pytest.mark.timed, or list
-# them here. Without xdist there is nothing to wait for and no lock is taken.
+# between two of their tests until the timed one is done. Only a bound that is the behaviour tested
+# (a budget, a refusal before work) belongs here: how fast something is goes to bench/
+# (bench/bpe_steps.py). Mark new ones with @pytest.mark.timed, or list them here. Without xdist there
+# is nothing to wait for and no lock is taken.
 TIMED = (
     "tests/browser/test_upload_health.py",
     "tests/browser/test_bpe_page.py::test_keys_pressed_just_after_leaving_the_page_are_not_taken",
@@ -87,9 +88,10 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
     left for the end is short. The ``TIMED`` tests are one unit of their own, handed out last: each
     timed call waits for the tests the other workers are running to end, and in the middle of the run
     those were browser tests of up to a minute (a timed call of 2 s measured 39 s, waiting); at the end
-    the others run short files, and the wait is paid once. Each worker that runs a browser file starts its own server and chromium
-    (three in all); measured under load, that beats one worker running every browser test, which was still
-    on its first tenth of them when the other worker was a third through the rest."""
+    the others run short files, and the wait is paid once. Each worker that runs a browser file starts
+    its own server and chromium (three in all); measured under load, that beats one worker running every
+    browser test, which was still on its first tenth of them when the other worker was a third through
+    the rest."""
     if config.getvalue("dist") != "loadfile":
         return None
     from xdist.scheduler import LoadFileScheduling
