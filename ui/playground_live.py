@@ -156,8 +156,10 @@ def _columns(text: str, keys: list[str], names: dict[str, str], display: Display
     # subtle: a tokenizer's first load draws its progress bar here. Inside one container that every
     # run draws, the bars never move what follows: with them beside it, the first run after a load
     # put the columns at other places in the page than the next runs, and the browser then built
-    # every column's box anew (ui/span_box.py keeps a box only while it stays where it was)
-    with st.container():
+    # every column's box anew (ui/span_box.py keeps a box only while it stays where it was). Once the
+    # bars are emptied the container takes no room (assets/spans.css), as on the runs that draw none in
+    # it: left in the page, its flex gap put the columns 17 px lower until the first typing pause.
+    with st.container(key="pg_loading"):
         drawn = Drawn(text, {key: uploads.resolve(key, names.get(key)) for key in keys})  # once per key and run
     widgets.span_legend()
     span_links.mount(disagree=display.disagree, view=display.view or "Text")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core.measures.metrics import text_counts
+from tests.browser.settle import wait_settled
 from tests.browser.test_playground import TABLE_JS, wait_ready
 from ui import state
 from ui.live_text import PAUSE_CHARS, PAUSE_NOTE
@@ -183,3 +184,34 @@ def test_a_long_text_applies_when_typing_pauses_and_says_so(page) -> None:
     assert note.inner_text() == PAUSE_NOTE
     page.wait_for_function("() => document.querySelector('.tp-box > .tp-spans')"
                            ".textContent.startsWith('Long text for the pause rule.')", timeout=60_000)
+
+
+# Each column's box: the node a key patches (marked by the test), and where it stands in the page.
+BOXES_JS = """(mark) => [...document.querySelectorAll('.tp-box')].map(box => {
+    if (mark) box.__tpSeen = true;
+    return {kept: box.__tpSeen === true, top: Math.round(box.getBoundingClientRect().top + window.scrollY)}; })"""
+
+
+def test_the_columns_stay_where_they_were_after_a_first_load(browser, tmp_path) -> None:
+    """A fresh server loads the four tokenizers on the first visit, a progress bar each. Neither the
+    bars nor the slot they leave may move the columns: the first key would then redraw every box from
+    nothing (boxes gone for a few frames), and the whole-page run once typing pauses put the columns
+    17 px higher (the emptied slot's flex gap) than the first visit had."""
+    from bench.browser_common import ROOT, serve
+
+    with serve(ROOT, tmp_path / "server.log") as server:
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        try:
+            page = context.new_page()
+            page.goto(server.url)  # nothing loaded yet in this server
+            wait_ready(page, 4)
+            wait_settled(page)  # the first run is over (its bars emptied) and nothing else runs
+            first = page.evaluate(BOXES_JS, True)
+            page.locator(BOX).click()
+            page.keyboard.press("Control+End")
+            page.keyboard.type(" and a key.", delay=40)
+            page.wait_for_function(SETTLED_JS, timeout=60_000)  # the whole-page run after the pause
+            assert page.evaluate(BOXES_JS, False) == [{"kept": True, "top": box["top"]} for box in first]
+            assert len(first) == 4
+        finally:
+            context.close()
