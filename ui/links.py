@@ -39,7 +39,8 @@ TOO_LONG = f"the text is too long (a link's text holds at most {MAX_TEXT:,} char
 MAX_ITEMS = 1_000  # items in a link's list (every list a page keeps is far shorter)
 PLAIN_MAX = 80  # strings up to this long (and plain) are sent as they are
 NOTES = "_link_notes"  # what the last opened link could not apply
-_SEEN = "_link_seen"
+_SEEN = "_link_seen"  # page → the query strings this session wrote for it, oldest first
+WRITTEN_KEPT = 64  # of those, the last ones kept (a stale address is a few runs old at most)
 PRESENT = "present"  # the parameter for presentation mode, on every page
 PAGE = "page"  # which page a link is for: parameters left over from another page are not applied
 # every page's name in its links (the ``page=`` each page passes to ``sync``); any other is a bad link
@@ -152,23 +153,37 @@ def sync(
     if PAGE in keys or PRESENT in keys:  # the pager once called "page" broke every link of its page
         raise ValueError(f"'{PAGE}' and '{PRESENT}' are every link's own parameters: rename the key")
     query = {name: st.query_params.get(name, "") for name in st.query_params}
-    seen = st.session_state.setdefault(_SEEN, {})
+    # subtle: every query string this session wrote for the page, not only the last. A rerun can come
+    # with an older one (a click racing the browser's update of its address, seen under load): read as
+    # a newly opened link, it put back the state of a few runs ago. The page's links only ever replace
+    # the address (no history entry), so an older one of ours is never a way back the user took.
+    written = st.session_state.setdefault(_SEEN, {}).setdefault(page, [])
+    ours = _frozen(query) in written
     applied = False
-    if query and query != seen.get(page) and query.get(PAGE) not in PAGES | {page, None}:
+    if query and not ours and query.get(PAGE) not in PAGES | {page, None}:
         # a link all the same, though it names no page (hand-edited, cut short): say so, never silently
         st.session_state[NOTES] = [f"ignored the whole link: '{PAGE}' names no page ({query[PAGE][:40]!r})"]
-    elif query and query != seen.get(page) and query.get(PAGE) == page:
+    elif query and not ours and query.get(PAGE) == page:
         applied = True
         notes = _apply(query, defaults, checks, keys)
         if on_apply is not None:
             notes += on_apply()
         st.session_state[NOTES] = notes
-    seen[page], dropped = _write(defaults, {n: k for n, k in keys.items() if k not in keep_out}, page)
+    params, dropped = _write(defaults, {n: k for n, k in keys.items() if k not in keep_out}, page)
+    if _frozen(params) in written:
+        written.remove(_frozen(params))
+    written.append(_frozen(params))
+    del written[:-WRITTEN_KEPT]
     with st.sidebar:
         copy_link([*st.session_state.get(NOTES, []), *dropped])
         if st.session_state.get(state.PRESENTATION):  # a speaker's view: the link for the room's phones
             room.share_button(link())
     return applied
+
+
+def _frozen(params: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    """A query string's parameters in one comparable, order-free form."""
+    return tuple(sorted(params.items()))
 
 
 def _apply(

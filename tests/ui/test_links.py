@@ -251,3 +251,25 @@ def test_a_link_read_while_the_form_holds_an_own_corpus_keeps_the_model_shown() 
     at.run()
     assert at.session_state[state.BPE_APPLIED] == shown
     assert not [e.value for e in at.error]
+
+
+def test_an_address_this_session_wrote_earlier_is_not_a_new_link() -> None:
+    """A rerun can come with an older query string than the one the page last wrote (a click racing
+    the browser's update of its address). It is this session's own, not a link opened: the state of a
+    few runs ago must not come back."""
+    at = AppTest.from_file(str(ROOT / "pages/6_Pre-tokenization.py"), default_timeout=TIMEOUT_S).run()
+    at.session_state[state.PT_TEXT] = "first text"
+    at.run()
+    first = {name: at.query_params[name] for name in at.query_params}
+    at.session_state[state.PT_TEXT] = "second text"
+    at.run()
+    assert at.query_params["text"] != first["text"]
+    for name in list(at.query_params):
+        del at.query_params[name]
+    for name, value in first.items():
+        at.query_params[name] = value[0] if isinstance(value, list) else value
+    at.run()
+    assert not at.exception and at.session_state[state.PT_TEXT] == "second text"
+    assert at.query_params["text"] != first["text"]  # and the address says what is shown again
+    opened = open_link("pages/6_Pre-tokenization.py", {k: v[0] if isinstance(v, list) else v for k, v in first.items()})
+    assert opened.session_state[state.PT_TEXT] == "first text"  # in a new session it is a link
