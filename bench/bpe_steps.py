@@ -5,8 +5,9 @@ Run (from the repository root):
 
 1. **Server work per step, 10,000 merges.** A model of 10,000 merges is trained on a synthetic corpus
    of many distinct words (so that many merges exist); then, for 50 consecutive steps, what a step
-   redraws is computed as the page computes it: the merge line, the leaderboard, the text's tokens
-   at that step, their spans (the merges of that step lit) and the tokens-vs-vocabulary chart. The
+   redraws is computed by the page's own code (``ui.bpe.views.train_step_frames``): the merge line,
+   the leaderboard, the text's tokens at that step, their spans (the merges of that step lit) and the
+   tokens-vs-vocabulary chart, serialized as ``st.plotly_chart`` sends it. The
    median over ``--runs`` of the mean per step is printed. Target: under 0.25 s (what the scrubber's
    per-step state, built once, is for).
 2. **A click in the browser.** ``streamlit run app.py`` on a free port, the page opened in Debian's
@@ -43,28 +44,20 @@ def server_step_seconds(runs: int) -> list[float]:
     """Mean seconds per step over ``STEPS`` steps of a 10,000-merge model, once per run."""
     from core import bpe
     from core.text.patterns import NAMED_PATTERNS
-    from ui import figures
-    from ui.bpe import render
-    from ui.spans import render_spans
+    from ui.bpe.views import train_step_frames
 
     words = [f"w{i:05d}x{i * 7919 % 10007:05d}" for i in range(30_000)]
     model = bpe.train(" ".join(words), num_merges=MERGES, pattern=NAMED_PATTERNS["GPT-2"])
-    tok, trace = model.tokenizer, model.trace
-    curve = [model.initial_tokens, *(s.tokens_after for s in trace)]
     text = "w00042x00017 and w12345x99999 " * 20
-    tok.segment(text, 0)  # the history of this text is built once, before scrubbing (as the page does)
+    # what the page builds once, before scrubbing: the chart's data and the text's history
+    frame = train_step_frames(model, text, show_whitespace=True)
     out = []
     for run in range(runs):
         first = 4_000 + run * STEPS
         began = time.perf_counter()
         for k in range(first, first + STEPS):
-            step = trace[k - 1]
-            render.merge_line_html(render.step_parts(step, tok.piece), k=k, n=MERGES, note=f"count {step.count:,}")
-            render.leaderboard_html(step, piece=tok.piece)
-            tokens = tok.segment(text, k)
-            lit = render.highlight_indices(tokens, tok.changed_spans(text, k), step.new_id)
-            render_spans(text, tokens, show_whitespace=True, highlight=lit)
-            figures.tokens_vs_vocab_figure(base=tok.base_size, tokens=curve, k=k)
+            view, fig = frame(k)  # what the page's draw(k) computes
+            fig.to_json()  # what st.plotly_chart sends of the chart
         out.append((time.perf_counter() - began) / STEPS)
     return out
 

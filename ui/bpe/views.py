@@ -298,10 +298,12 @@ def text_changes(result: bpe.BPEResult, text: str) -> list[int]:
     return result.tokenizer.change_steps(text)
 
 
-def train_step_view(result: bpe.BPEResult, text: str, *, show_whitespace: bool) -> Callable[[int], None]:
-    """``draw(k)``: the merge just made, the spans of ``text`` after ``k`` merges, the chart, the race.
+def train_step_frames(result: bpe.BPEResult, text: str, *, show_whitespace: bool) -> Callable[[int], tuple[str, Any]]:
+    """``frame(k)``: step ``k``'s view as one HTML element (the merge just made, the spans of ``text``
+    after ``k`` merges, the race) and its chart, computed without drawing anything (bench/bpe_steps.py
+    times this, the page draws it through ``train_step_view``).
 
-    Everything ``draw`` needs per step is an index into state computed once: the trace, the chart's
+    Everything ``frame`` needs per step is an index into state computed once: the trace, the chart's
     data and the tokenizer's segmentation history of ``text``.
     """
     tok, trace = result.tokenizer, result.trace
@@ -319,11 +321,9 @@ def train_step_view(result: bpe.BPEResult, text: str, *, show_whitespace: bool) 
     def made_by(token: object) -> str:
         return f"merge {token.id - base + 1:,}" if token.id >= base else "base symbol"
 
-    def draw(k: int) -> None:
-        # subtle: everything is computed first and drawn as one HTML element, then the chart, so
-        # the browser never shows the merge line of one step beside the spans or race of another;
-        # the element names the chart's marker (trace 1) and where it goes, and assets/scrubber.js
-        # moves it there in the same frame, before the chart's own redraw arrives
+    def frame(k: int) -> tuple[str, Any]:
+        # subtle: the element names the chart's marker (trace 1) and where it goes, and
+        # assets/scrubber.js moves it there in the same frame, before the chart's own redraw arrives
         step = trace[k - 1] if k else None
         parts = render.step_parts(step, tok.piece) if step else None
         note, n_tied = (f"count {step.count:,}", step.n_tied) if step else ("", 1)
@@ -345,7 +345,19 @@ def train_step_view(result: bpe.BPEResult, text: str, *, show_whitespace: bool) 
                                extra_title=made_by),
             race_head=race_head, race=race, note=tie, dot=("bpe_chart", 1, base + k, curve[k]),
         )
-        fig = figures.tokens_vs_vocab_figure(base=base, tokens=curve, k=k, algorithm=tok.algorithm)
+        return view, figures.tokens_vs_vocab_figure(base=base, tokens=curve, k=k, algorithm=tok.algorithm)
+
+    return frame
+
+
+def train_step_view(result: bpe.BPEResult, text: str, *, show_whitespace: bool) -> Callable[[int], None]:
+    """``draw(k)``: step ``k`` of ``train_step_frames``, drawn."""
+    frame = train_step_frames(result, text, show_whitespace=show_whitespace)
+
+    def draw(k: int) -> None:
+        # subtle: everything is computed first and drawn as one HTML element, then the chart, so
+        # the browser never shows the merge line of one step beside the spans or race of another
+        view, fig = frame(k)
         if st.session_state.get(state.PRESENTATION):
             fig = figures.for_presentation(fig)
         if not text:
