@@ -50,12 +50,13 @@ def spread_line(line: str) -> None:
 
 
 def spread(counts: Mapping[str, int]) -> str | None:
-    """"Tokens: 41 (Llama 3) to 52 (GPT-2), a gap of 27%." for two or more columns; else None.
+    """"Tokens: 41 with Llama 3 to 52 with GPT-2, a gap of 27%." for two or more columns; else None.
 
     The gap is the largest count over the smallest, less one. Plain text (``spread_line`` writes it as text).
+    "with", not parentheses: many names have their own ("o200k_base (GPT-4o)").
 
     >>> spread({"A": 40, "B": 50})
-    'Tokens: 40 (A) to 50 (B), a gap of 25%.'
+    'Tokens: 40 with A to 50 with B, a gap of 25%.'
     """
     if len(counts) < 2:
         return None
@@ -64,4 +65,4 @@ def spread(counts: Mapping[str, int]) -> str | None:
     if counts[low] == counts[high]:
         return f"Tokens: {counts[low]:,} in every column."
     gap = "∞" if counts[low] == 0 else f"{(counts[high] / counts[low] - 1) * 100:.0f}%"
-    return f"Tokens: {counts[low]:,} ({low}) to {counts[high]:,} ({high}), a gap of {gap}."
+    return f"Tokens: {counts[low]:,} with {low} to {counts[high]:,} with {high}, a gap of {gap}."

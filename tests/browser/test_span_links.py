@@ -58,7 +58,7 @@ def test_the_caret_outlines_hovering_marks_and_disagreements_notch(page) -> None
         assert "un" not in texts and "token" not in texts  # every tokenizer cuts after "un" and "token"
     assert "bel" in cuts[0] and "belie" in cuts[1]  # GPT-2's "bel|iev" against cl100k's "belie|vable"
     spread = page.locator(".tp-spread", has_text="Tokens:").first.inner_text()  # ui/span_links.py spread_line
-    assert spread.startswith("Tokens: 13 (") and "a gap of 15%" in spread
+    assert spread.startswith("Tokens: 13 with ") and "a gap of 15%" in spread
 
 
 def test_the_ids_view_shows_each_pills_id(page) -> None:
