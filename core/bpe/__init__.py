@@ -6,6 +6,9 @@
 - ``replay``: a real byte-level tokenizer's merges, replayed on the user's text.
 - ``export``: ``tokenizer.json``, ``.tiktoken`` and JSON saving of a trained model.
 
+What it does not hold: the real tokenizers whose merges it replays (``core.pretrained`` loads them),
+the pre-tokenization patterns (``core.text.patterns``) or any drawing (``ui.bpe``).
+
 >>> from core.bpe import train
 >>> [step.count for step in train("aaabdaaabac", num_merges=2).trace]
 [4, 2]

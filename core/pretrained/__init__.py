@@ -7,6 +7,8 @@
 
 The names below are the package's public face: ``from core import pretrained`` then
 ``pretrained.load("cl100k_base")``. Tokenizer libraries are imported only when one is loaded.
+What it does not hold: where a file is fetched from (``core.fetch``), the tokenizers trained here
+(``core.bpe``, ``core.wordpiece``, ``core.unigram``) or what is measured with them (``core.measures``).
 """
 
 from __future__ import annotations

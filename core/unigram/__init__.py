@@ -13,6 +13,8 @@ Modules: ``words`` (pre-tokenization: SentencePiece's ``▁`` words or a pattern
 script rule), ``seed`` (the seed vocabulary and the corpus lattices), ``lattice`` (forward–backward
 and Viterbi over all words at once, in numpy), ``trainer`` (EM and pruning, the trace), ``search``
 (one word's Viterbi, n best and sampling), ``model`` (the tokenizer).
+What it does not hold: SentencePiece's own trainer or files (real Unigram tokenizers such as T5's
+and XLM-R's are loaded by ``core.pretrained``).
 
 >>> result = train("hug hugs hugging pug pugs bun buns", vocab_size=14)
 >>> [result.tokenizer.piece(t.id) for t in result.tokenizer.encode("hugs pug")]
