@@ -38,7 +38,7 @@ uploads.prune(state.PG_TOKENIZERS)
 names = uploads.names()  # the registry, then this session's uploaded tokenizers
 
 st.title("Tokenizer Playground")
-st.container(key="page_intro").markdown(  # presentation mode hides it: the speaker says it
+nav.intro(
     "The same text as different language-model tokenizers cut it: each colored pill is one token "
     "(the same token id has the same color everywhere); hover a pill for its id and bytes, or click or "
     "tap it to pin them."

@@ -23,7 +23,7 @@ links.sync(state.chat_defaults(), {
 }, page="chat")
 
 st.title("Chat formats")
-st.markdown(
+nav.intro(
     "A chat model never sees messages: it sees one sequence of tokens in which special tokens mark "
     "whose turn it is. The same conversation in each family's format, with what the format itself costs."
 )

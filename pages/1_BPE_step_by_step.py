@@ -24,7 +24,7 @@ bpe_link.sync()
 VIEWS = {"train": "Train your own", "replay": "Replay a real tokenizer"}
 
 st.title("BPE step by step")
-st.container(key="page_intro").markdown(  # presentation mode hides it: the speaker says it
+nav.intro(
     "Byte-pair encoding starts from bytes and, merge after merge, glues the most frequent pair of "
     "neighbours into a new token; scrub through the merges and watch your sentence shrink."
 )

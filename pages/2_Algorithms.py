@@ -20,9 +20,8 @@ state.init_algorithms()
 al_link.sync()
 
 st.title("Algorithms: BPE, WordPiece, Unigram")  # the sidebar calls it "Algorithms"
+nav.intro(explain.INTRO)  # hidden on a projector: the grid needs the room, and the speaker says this
 presenting = st.session_state[state.PRESENTATION]
-if not presenting:  # on a projector the grid needs the room, and the speaker says this
-    st.markdown(explain.INTRO)
 labels = "collapsed" if presenting else "visible"
 # presenting, the sizes get more room: all eight pills on one line beside the sidebar
 text_col, sizes_col = st.columns([4, 7] if presenting else [5, 6], gap="small")

@@ -20,7 +20,7 @@ link.sync()
 uploads.prune(state.WC_TOKENIZERS)  # a removed upload leaves the picker
 
 st.title("Words & compression")
-st.markdown(
+nav.intro(
     "Why language models read subwords, not words or bytes, and what a bigger vocabulary buys: measured "
     "live on a corpus of your choice."
 )

@@ -25,7 +25,7 @@ tax_link.sync()
 st.html(tax_views.CSS)
 
 st.title("Language tax")
-st.container(key="page_intro").markdown(
+nav.intro(
     "The same text costs more tokens in some languages than in others: each bar is one language's "
     "token count over the base language's, for the same content, under one real tokenizer."
 )

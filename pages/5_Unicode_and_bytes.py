@@ -30,7 +30,7 @@ links.sync(state.unicode_defaults(), {
 }, page="unicode")
 
 st.title("Unicode & bytes")
-st.markdown(
+nav.intro(
     "A tokenizer never sees letters: it sees code points and UTF-8 bytes, often after a normalization."
 )
 text = live_text.live_text("Text", key=state.UC_TEXT, height=100)

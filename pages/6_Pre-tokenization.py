@@ -27,7 +27,7 @@ links.sync(state.pretokenization_defaults(), {
 }, page="pretokenization")
 
 st.title("Pre-tokenization")
-st.markdown("A regular expression cuts the text into chunks first; no token ever crosses from one chunk into the next.")
+nav.intro("A regular expression cuts the text into chunks first; no token ever crosses from one chunk into the next.")
 with st.sidebar:
     names = st.multiselect("Patterns", list(NAMED_PATTERNS), key=state.PT_PATTERNS)
     custom = st.text_input(

@@ -23,7 +23,7 @@ links.sync(state.pitfalls_defaults(), {
 }, page="pitfalls")
 
 st.title("Pitfalls")
-st.markdown("Why models trip over numbers, spelling and spaces: each case, live through real tokenizers.")
+nav.intro("Why models trip over numbers, spelling and spaces: each case, live through real tokenizers.")
 with st.sidebar:
     names = cache.registry_names()
     keys = st.multiselect("Tokenizers", widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names), key=state.PF_TOKENIZERS)

@@ -22,7 +22,7 @@ beyond_link.sync()
 VIEWS = {"bytes": "Bytes only", "patches": "Entropy patches", "superwords": "Superwords"}
 
 st.title("Beyond fixed tokenizers")
-st.markdown(
+nav.intro(
     "What happens when the tokenizer stops being a fixed list: raw bytes, patches cut where the text "
     "gets hard to predict, and tokens that cross spaces, each measured against real tokenizers."
 )

@@ -24,7 +24,7 @@ links.sync({state.IT_TOKENIZER: "cl100k_base", state.IT_TEXT: state.IT_DEFAULT_T
 VIEWS = {"facts": "What the file gives away", "pipeline": "Pipeline, stage by stage"}
 
 st.title("Inside a tokenizer")
-st.markdown(
+nav.intro(
     "Pick a tokenizer, or upload your own in the sidebar, to see what its file says about it and how "
     "one text goes through its normalizer, pre-tokenizer, model, post-processor and decoder."
 )

@@ -61,6 +61,12 @@ def page_setup(title: str, *, drawn: Collection[str] = ()) -> None:
         st.html(PRESENTATION_CSS)
 
 
+def intro(text: str) -> None:
+    """The page's intro paragraph, under its title. Presentation mode hides it (assets/presentation.css):
+    on a projector the speaker says it, and the screen keeps the room for what the page shows."""
+    st.container(key="page_intro").markdown(text)
+
+
 def _presentation_from_link() -> None:
     """``?present=1`` in a link opens the page in presentation mode (once per value, so the toggle still works)."""
     present = st.query_params.get("present")
