@@ -170,9 +170,10 @@ def sync(
             notes += on_apply()
         st.session_state[NOTES] = notes
     params, dropped = _write(defaults, {n: k for n, k in keys.items() if k not in keep_out}, page)
-    if _frozen(params) in written:
-        written.remove(_frozen(params))
-    written.append(_frozen(params))
+    mine = _frozen(params)
+    if mine in written:
+        written.remove(mine)  # kept once, as the newest
+    written.append(mine)
     del written[:-WRITTEN_KEPT]
     with st.sidebar:
         copy_link([*st.session_state.get(NOTES, []), *dropped])

@@ -154,6 +154,16 @@ INTRO_JS = r"""() => {
 }"""
 
 
+# Nothing shown takes no room yet keeps a gap: a block hidden by CSS inside the layout wrapper Streamlit
+# puts around a keyed container left the wrapper, 0 px tall, with the column's 17 px flex gap above it
+# (under the title, above the Playground's columns).
+EMPTY_GAPS_JS = r"""() => [...document.querySelectorAll(
+    '[data-testid=stMain] [data-testid=stLayoutWrapper], [data-testid=stMain] [data-testid=stElementContainer]')]
+  .filter(e => e.offsetParent !== null && e.previousElementSibling && e.getBoundingClientRect().height === 0
+    && getComputedStyle(e.parentElement).flexDirection === 'column' && parseFloat(getComputedStyle(e.parentElement).rowGap) > 0)
+  .map(e => 'an empty gap before ' + ((e.firstElementChild?.className || '').match(/st-key-[\w-]+/) || [e.dataset.testid])[0])"""
+
+
 def _fresh_page(browser, width: int, height: int) -> Iterator[object]:
     """A fresh page of ``width`` × ``height``, closed with its context afterwards."""
     context = browser.new_context(viewport={"width": width, "height": height})
@@ -190,7 +200,8 @@ def settle(page, drawn: str) -> None:
 def test_every_page_title_and_first_screen_control_clear_of_the_header(stage, app_url) -> None:
     """Issue 21, item 1: with the sidebar closed, Streamlit's opaque header hid every title and the
     top half of the Algorithms size buttons. Sidebar open and closed, all 11 pages, each with its intro
-    paragraph hidden (``INTRO_JS``: seven pages still showed theirs); on the way, item 2
+    paragraph hidden (``INTRO_JS``: seven pages still showed theirs) and no empty gap
+    (``EMPTY_GAPS_JS``); on the way, item 2
     (the Language tax chart and its labels on one screen) and the checks of ``EXTRA_CHECKS``.
 
     Each page's visit (1280×720, presenting) also makes the checks that once opened that page afresh:
@@ -209,11 +220,11 @@ def test_every_page_title_and_first_screen_control_clear_of_the_header(stage, ap
         settle(page, drawn)
         extra = EXTRA_CHECKS.get(label, lambda _: [])
         measure, measured = MEASURED_BOTH_WAYS.get(label), {}
-        opened = page.evaluate(FIRST_SCREEN_JS) + page.evaluate(INTRO_JS) + extra(page)
+        opened = page.evaluate(FIRST_SCREEN_JS) + page.evaluate(INTRO_JS) + page.evaluate(EMPTY_GAPS_JS) + extra(page)
         if measure:
             measured["open"] = measure(page)
         set_sidebar(page, open_=False)
-        closed = page.evaluate(FIRST_SCREEN_JS) + page.evaluate(INTRO_JS) + extra(page)
+        closed = page.evaluate(FIRST_SCREEN_JS) + page.evaluate(INTRO_JS) + page.evaluate(EMPTY_GAPS_JS) + extra(page)
         if measure:
             measured["closed"] = measure(page)
         problems |= {f"{label}, sidebar open": opened, f"{label}, sidebar closed": closed}
