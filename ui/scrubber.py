@@ -16,6 +16,7 @@ optional ``jumps``, P play or pause.
 from __future__ import annotations
 
 import bisect
+import math
 import time
 from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass
@@ -177,17 +178,28 @@ def _from_slider(ss: MutableMapping, keys: Scrubber, slider: str, n: int) -> Non
 
 
 def _advance(keys: Scrubber, n: int) -> None:
-    """One play tick: as many steps as the time since the last one is worth at the chosen speed."""
+    """One play tick: as many steps as the time since the last one is worth at the chosen speed, and
+    never more than one tick's worth (``_most_per_tick``)."""
     ss = st.session_state
     speed, now = _speed(keys), time.monotonic()
     due = int((now - ss[keys.tick]) * speed + 0.3)  # a tick a little early still steps
     if due < 1:
         return
-    due = min(due, max(1, round(speed * (_every(keys) or 1.0) * 2)))  # after a stall, no leap
+    due = min(due, _most_per_tick(speed, _every(keys) or 1.0))
     ss[keys.step] = min(ss[keys.step] + due, _stop(keys, n))
     ss[keys.tick] = max(ss[keys.tick] + due / speed, now - 1.0 / speed)
     if ss[keys.step] >= _stop(keys, n):
         ss[keys.playing] = False  # the next tick's run finds the timer unwanted and drops it
+
+
+def _most_per_tick(speed: int, every: float) -> int:
+    """The most steps one play tick may take: what a tick is worth, rounded up.
+
+    A late tick (a busy server) slows play down rather than skip: at the speeds of one step a tick
+    (1 and 2 a second) every step is drawn, so a speaker playing merges one a second never misses
+    one. Faster speeds take several steps a tick by design (``MIN_TICK``) and keep that many.
+    """
+    return max(1, math.ceil(speed * every - 1e-9))
 
 
 def _apply_ops_from(

@@ -163,3 +163,22 @@ def test_no_steps_disables_everything() -> None:
     at.run()
     assert not at.exception and drawn(at) == 0
     assert at.button(key="t_play").disabled and at.button(key="t_next").disabled
+
+
+def test_a_late_tick_at_one_step_a_second_draws_every_step() -> None:
+    """A busy server delays a tick: play goes on from the step it showed and skips none (a speaker
+    playing merges one a second reads each one); it used to leap two steps after a stall."""
+    at = run()
+    slider(at).set_value(0).run()
+    at.button(key="t_play").click().run()
+    seen = []
+    for _ in range(3):
+        at.session_state["t_tick"] = time.monotonic() - 1.9  # almost two ticks late
+        at.run()
+        seen.append(drawn(at))
+    assert seen == [1, 2, 3]
+
+
+def test_each_speed_takes_at_most_one_ticks_worth_of_steps() -> None:
+    worth = {speed: scrubber._most_per_tick(speed, max(1.0 / speed, scrubber.MIN_TICK)) for speed in scrubber.SPEEDS}
+    assert worth == {1: 1, 2: 1, 5: 2, 20: 5, 100: 25}
