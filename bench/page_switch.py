@@ -11,7 +11,10 @@ page, opens the Playground, clicks the page's sidebar link and records every ani
 are Streamlit's grey loading placeholders (``stSkeleton``), and whether the main block shows nothing
 at all. It prints, per page, the medians: milliseconds until the title shows, until the last
 placeholder is gone, and the frames (and milliseconds) with an empty main block or placeholders only.
-Not a test: the numbers depend on the machine and its load (printed).
+While ``assets/page_hold.js`` holds the old page on screen (a view transition: the browser paints no
+frame, so none is recorded), the old page is what shows; the first frame after it is the new page's.
+``--app-dir`` serves another checkout (old code against new, one after the other). Not a test: the
+numbers depend on the machine and its load (printed).
 """
 
 from __future__ import annotations

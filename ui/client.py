@@ -1,10 +1,12 @@
 """Small pieces of JavaScript the pages run in the browser, as Streamlit components (v2, not iframed).
 
-- ``pin_facts()``: mounted on every page by ``ui.nav.page_setup``. Two scripts: the spans' own
+- ``pin_facts()``: mounted on every page by ``ui.nav.page_setup``. Three scripts: the spans' own
   (``assets/spans.js``: each token's facts derived from the compact markup, one hover tooltip for
-  every span box, "Show more" pressed when a box's end scrolls into view), and the pin panel
+  every span box, "Show more" pressed when a box's end scrolls into view), the pin panel
   (``assets/pin.js``: a click or tap on a token pins its facts; a span box scrolls itself only once
-  clicked).
+  clicked), and paint holding (``assets/page_hold.js``: a click on a link to another page keeps the
+  old page on screen until the new page's title is drawn, instead of the blank frame Streamlit's
+  frontend showed while it built the new page).
 - ``step_keys(...)``: the scrubber's queue of key presses and clicks (``assets/scrubber.js``), used by
   ``ui.scrubber``.
 
@@ -24,22 +26,26 @@ from ui.scripts import script
 PIN_JS = script("pin.js")
 SPANS_JS = script("spans.js")
 STEP_JS = script("scrubber.js")
+HOLD_JS = script("page_hold.js")
 
 PIN_KEY = "tp_pin_facts"
 SPANS_KEY = "tp_span_tips"
+HOLD_KEY = "tp_page_hold"
 STEP_KEYS_PREFIX = "tp_steps_"  # + the scrubber's prefix; assets/spans.css hides these elements
 
 _pin = st.components.v2.component("tp_pin_facts", js=PIN_JS, isolate_styles=False)
 _spans = st.components.v2.component("tp_span_tips", js=SPANS_JS, isolate_styles=False)
+_hold = st.components.v2.component("tp_page_hold", js=HOLD_JS, isolate_styles=False)
 _steps = st.components.v2.component("tp_step_keys", js=STEP_JS, isolate_styles=False)
 
 
 def pin_facts() -> None:
-    """Install the spans' script, the pin panel and the boxes' wheel handling (once per browser tab;
-    idempotent)."""
+    """Install the spans' script, the pin panel, the boxes' wheel handling and the page switch's paint
+    holding (once per browser tab; idempotent)."""
     with st.sidebar:
         _spans(key=SPANS_KEY)
         _pin(key=PIN_KEY)
+        _hold(key=HOLD_KEY)
 
 
 def step_keys(*, key: str, data: dict[str, Any], on_change: Callable[[], None]) -> Any:

@@ -164,6 +164,22 @@ EMPTY_GAPS_JS = r"""() => [...document.querySelectorAll(
   .map(e => 'an empty gap before ' + ((e.firstElementChild?.className || '').match(/st-key-[\w-]+/) || [e.dataset.testid])[0])"""
 
 
+# Every animation frame from a sidebar click until the new page's title: how many of the main block's
+# elements are shown. None is a blank page (item 8): Streamlit's frontend empties the main block as the
+# new page's run starts, and without assets/page_hold.js the browser painted that for 0.1-0.4 s.
+SWITCH_FRAMES_JS = r"""() => {
+  window.__switchFrames = [];
+  const tick = () => {
+    const main = document.querySelector('[data-testid=stMain] [data-testid=stMainBlockContainer]');
+    window.__switchFrames.push(main ? [...main.querySelectorAll('[data-testid=stElementContainer]')]
+      .filter(e => e.getBoundingClientRect().height > 0).length : 0);
+    if (!window.__switchSeen && window.__switchFrames.length < 3000) requestAnimationFrame(tick);
+  };
+  window.__switchSeen = false;
+  requestAnimationFrame(tick);
+}"""
+
+
 def _fresh_page(browser, width: int, height: int) -> Iterator[object]:
     """A fresh page of ``width`` × ``height``, closed with its context afterwards."""
     context = browser.new_context(viewport={"width": width, "height": height})
@@ -202,7 +218,9 @@ def test_every_page_title_and_first_screen_control_clear_of_the_header(stage, ap
     top half of the Algorithms size buttons. Sidebar open and closed, all 11 pages, each with its intro
     paragraph hidden (``INTRO_JS``: seven pages still showed theirs) and no empty gap
     (``EMPTY_GAPS_JS``); on the way, item 2
-    (the Language tax chart and its labels on one screen) and the checks of ``EXTRA_CHECKS``.
+    (the Language tax chart and its labels on one screen) and the checks of ``EXTRA_CHECKS``. Each
+    switch, a click on the sidebar, shows no blank frame on its way to the new title (item 8,
+    ``SWITCH_FRAMES_JS``).
 
     Each page's visit (1280×720, presenting) also makes the checks that once opened that page afresh:
     ``MEASURED_BOTH_WAYS`` (from test_a_projectors_screen_shows_what_the_readme_says) and ``ALSO_OPEN``
@@ -212,11 +230,15 @@ def test_every_page_title_and_first_screen_control_clear_of_the_header(stage, ap
     problems: dict[str, list[str]] = {}
     for _, label, drawn in PAGES:
         if label != "Playground":
+            page.evaluate(SWITCH_FRAMES_JS)
             page.locator("[data-testid=stSidebar]").get_by_role("link", name=label).click()
         # item 8: the page is called what the sidebar calls it (this waits for the new page's title)
         page.wait_for_function(
             "label => [...document.querySelectorAll('[data-testid=stMain] h1')].some(h => h.innerText.includes(label))",
             arg=label)
+        if label != "Playground":  # item 8: and no frame on the way showed a blank page
+            blank = page.evaluate("() => { window.__switchSeen = true; return window.__switchFrames.filter(n => !n).length; }")
+            problems[f"{label}, the switch"] = [f"{blank} blank frames after the click"] if blank else []
         settle(page, drawn)
         extra = EXTRA_CHECKS.get(label, lambda _: [])
         measure, measured = MEASURED_BOTH_WAYS.get(label), {}

@@ -1,0 +1,65 @@
+// Paint holding across page switches, for every page (ui/client.py mounts this once per browser tab).
+//
+// A click on a link to another page starts the new page's run, and Streamlit's frontend empties the
+// main block as that run begins: the browser then painted the empty block and held it 0.1-0.4 s while
+// its main thread built the new page, a blank page on every switch (issue 21, item 8). Browsers keep
+// the old page on screen until the new one has something to show ("paint holding"); this does the
+// same with a view transition. The click's old frame stays on screen, still, until the new page's
+// title is in the document (or HOLD_MS at most, for a page that fails before its title), and the new
+// page then replaces it at once: the transition is skipped as soon as its update is done, so it never
+// animates (while it would, a click reaches no control). The document under the picture is the live
+// one throughout; only what is painted waits.
+// Listeners are installed once per browser tab.
+
+const HOLD_MS = 1500;
+const LINKS = '[data-testid="stPageLink-NavLink"], [data-testid="stSidebarNav"] a[href]';
+const TITLE = '[data-testid="stMain"] [data-testid="stMainBlockContainer"] h1';
+
+// The promise the transition waits for: the new page's title, a node other than the old page's or
+// the same node with other words (the frontend may reuse the old page's title for the new one).
+function newTitle(old) {
+  const words = old.textContent;
+  return new Promise((resolve) => {
+    const drawn = () => {
+      const title = document.querySelector(TITLE);
+      return title !== null && (title !== old || title.textContent !== words);
+    };
+    if (drawn()) {
+      resolve();
+      return;
+    }
+    const observer = new MutationObserver(() => drawn() && done());
+    const timer = setTimeout(() => done(), HOLD_MS);
+    function done() {
+      observer.disconnect();
+      clearTimeout(timer);
+      resolve();
+    }
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+function onClick(event) {
+  if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+  const link = event.target instanceof Element ? event.target.closest(LINKS) : null;
+  if (!link || (link.target && link.target !== "_self")) return;
+  // a page link's href is the page's path under the app ("" for the main page), the last part of the
+  // address while that page is shown: the same one is no switch
+  const target = link.getAttribute("href");
+  if (target === null || /^[a-z]+:|^\/\//i.test(target) || target === location.pathname.split("/").pop()) return;
+  const old = document.querySelector(TITLE);
+  if (!old) return;  // nothing worth holding
+  try {
+    const transition = document.startViewTransition(() => newTitle(old));
+    // no animation: the transition ends as the title arrives (while it animates, clicks reach no control)
+    transition.updateCallbackDone.then(() => transition.skipTransition(), () => {});
+  } catch (error) {
+    // a hidden tab or a transition refused: the switch goes on unheld, as before
+  }
+}
+
+export default function () {
+  if (window.__tpHoldInstalled || typeof document.startViewTransition !== "function") return;
+  window.__tpHoldInstalled = true;
+  document.addEventListener("click", onClick, true);
+}
