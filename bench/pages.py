@@ -14,24 +14,27 @@ read before and after, 0.5 s after the page went idle): the steadier figure on a
 CPU, a warm view at most 0.3 s. A warm visit from a new browser context fetches Streamlit's static files
 (about 100 JavaScript files and fonts, 3 MB, sent by its Python server: most of a simple page's warm
 CPU); the "tab CPU" column is the same visit in a new tab of one browser, whose cache holds them.
-Not a test: the numbers depend on the machine and its load (printed).
+``--room`` serves the app as ``make serve`` does (``deploy/room.py``: HAProxy in front of one replica)
+and reads the replica's CPU: HAProxy's cache then sends the static files to every browser after the
+first, so a new visitor costs the replica only the page's own run. Not a test: the numbers depend on the machine and its load (printed).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.browser_common import ROOT, chromium, load_average, serve  # noqa: E402
+from bench.browser_common import ROOT, Server, chromium, load_average, serve  # noqa: E402
 
 COLD_TARGET_S = 2.0
 WARM_TARGET_S = 0.3
@@ -141,17 +144,37 @@ def _settle(page, drawn: str) -> None:
     page.wait_for_function(IDLE, timeout=TIMEOUT_MS)
 
 
+@contextlib.contextmanager
+def _served(args: argparse.Namespace, tmp: Path) -> Iterator[Server]:
+    """The app from ``args.app_dir``: one ``streamlit run``, or (``--room``) a room of one replica, whose
+    address is HAProxy's and whose process is the replica's."""
+    if not args.room:
+        with serve(args.app_dir, args.log or tmp / "server.log") as server:
+            yield server
+        return
+    if args.app_dir.resolve() != ROOT:
+        raise SystemExit("--room serves this checkout (deploy/room.py runs its own app.py)")
+    from deploy.room import serve_room
+
+    with serve_room(1, workdir=tmp) as room:
+        (port,) = room.replica_ports
+        yield Server(room.url, room.replicas[port], tmp / f"replica-{port}.log")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="warm visits per page (median)")
     parser.add_argument("--pages", nargs="*", help="only these visits (by name or path)")
     parser.add_argument("--app-dir", type=Path, default=ROOT, help="the checkout to serve")
     parser.add_argument("--log", type=Path, help="keep the server's log here (to read its tracebacks)")
+    parser.add_argument("--room", action="store_true",
+                        help="serve as `make serve` does (HAProxy and one replica) and read the replica's CPU")
     args = parser.parse_args()
     visits = [v for v in VISITS if not args.pages or v.name in args.pages or v.path in args.pages]
-    print(f"load average before: {load_average()}  ({os.cpu_count()} cores)")
+    print(f"load average before: {load_average()}  ({os.cpu_count()} cores)"
+          + ("; through HAProxy (deploy/room.py, one replica)" if args.room else ""))
     rows = []
-    with tempfile.TemporaryDirectory() as tmp, serve(args.app_dir, args.log or Path(tmp) / "server.log") as server:
+    with tempfile.TemporaryDirectory() as tmp, _served(args, Path(tmp)) as server:
         pid = server.process.pid
         with chromium() as browser:
             tabs = browser.new_context(viewport={"width": 1400, "height": 900})  # one visitor's tabs

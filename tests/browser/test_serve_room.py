@@ -1,11 +1,17 @@
 """``make serve``: replicas behind HAProxy; a replica that dies mid-session loses its users to another,
-with their page state back from the link and no error left on the page."""
+with their page state back from the link and no error left on the page; HAProxy keeps Streamlit's
+static files, so a new browser does not cost a replica its hundred files."""
 
 from __future__ import annotations
 
+import http.cookiejar
 import os
+import re
 import signal
 import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -51,6 +57,43 @@ def warm(browser, room) -> None:
             page.wait_for_function(f"() => document.querySelectorAll('{SPANS}').length === 2")
     finally:
         context.close()
+
+
+@contextmanager
+def replicas_stopped(room) -> Iterator[None]:
+    """Every live replica paused (SIGSTOP): what still answers is HAProxy alone."""
+    alive = [p for p in room.replicas.values() if p.poll() is None]
+    for process in alive:
+        process.send_signal(signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        for process in alive:
+            process.send_signal(signal.SIGCONT)
+
+
+def test_haproxy_keeps_the_static_files_and_never_a_cookie(room) -> None:
+    """Issue 21, item 9: a new visitor's hundred static files (about 0.2 s of a replica's CPU) come from
+    HAProxy's cache once one browser has fetched them: with every replica paused, both files come back.
+    Neither carries the affinity cookie, not even the one first fetched by a newcomer, whose response
+    set it (HAProxy adds the cookie after its cache has stored the replica's answer): a stored cookie
+    would pin every later visitor to that replica."""
+    visitor = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    page = visitor.open(f"{room.url}/", timeout=30).read().decode()
+    files = re.findall(r'"\.?/?(static/js/[^"]+\.js)"', page)[:2]
+    bodies = []
+    with visitor.open(f"{room.url}/{files[0]}", timeout=30) as response:  # with the cookie the page set
+        bodies.append(response.read())
+        assert response.status == 200 and "set-cookie" not in response.headers
+    with urllib.request.urlopen(f"{room.url}/{files[1]}", timeout=30) as response:  # a newcomer: no cookie
+        bodies.append(response.read())
+        assert "TP_REPLICA" in response.headers.get("set-cookie", "")
+
+    with replicas_stopped(room):
+        for path, body in zip(files, bodies, strict=True):
+            with urllib.request.urlopen(f"{room.url}/{path}", timeout=10) as response:
+                assert response.status == 200 and response.read() == body
+                assert "set-cookie" not in response.headers and response.headers["age"] is not None
 
 
 def test_a_killed_replica_hands_its_users_to_another_with_their_state(browser, room) -> None:
