@@ -66,8 +66,10 @@ def _compiled(template: str) -> Template:
     return environment().from_string(template)
 
 
-def render_bounded(template: str, context: dict[str, Any], max_chars: int) -> tuple[bool, str]:
-    """``(True, text)`` or ``(False, why)``: the template rendered, stopped once it passes ``max_chars``."""
+def render_bounded(template: str, context: dict[str, Any], max_chars: int) -> tuple[bool | None, str]:
+    """``(True, text)``, ``(None, why)`` when the template itself refused the conversation (its
+    ``raise_exception``: the model's rule) or ``(False, why)``: it failed, or was stopped once it
+    passed ``max_chars``."""
     try:
         compiled = _compiled(template)
         parts, size = [], 0
@@ -78,7 +80,7 @@ def render_bounded(template: str, context: dict[str, Any], max_chars: int) -> tu
             parts.append(part)
         return True, "".join(parts)
     except _Raised as exc:
-        return False, f"the chat template refused this conversation: {exc}"
+        return None, f"the chat template refused this conversation: {exc}"
     except SecurityError as exc:
         return False, f"the chat template tried something the sandbox forbids: {exc}"
     except TemplateSyntaxError as exc:

@@ -53,6 +53,11 @@ class TemplateFailed(ValueError):
     """A template could not be read or rendered; the message says why, in one sentence."""
 
 
+class TemplateRefused(TemplateFailed):
+    """The template itself refused the conversation (its ``raise_exception``: Gemma's "roles must
+    alternate", a "System role not supported"): the model's rule, not a failure of the template."""
+
+
 @dataclass(frozen=True)
 class TemplateConfig:
     """What rendering needs from a tokenizer_config.json."""
@@ -236,6 +241,8 @@ class _Worker:
             except (EOFError, OSError):
                 self._stop()
                 raise TemplateFailed("the chat template's worker died (it ran out of memory?), so it was stopped") from None
+        if ok is None:
+            raise TemplateRefused(value)
         if not ok:
             raise TemplateFailed(value)
         return value

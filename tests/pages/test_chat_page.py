@@ -32,7 +32,7 @@ def test_default_shows_every_format_with_spans_and_costs() -> None:
     assert cards(at) == [f"#### {md_escape(title)}" for title in titles]
     spans = [h.proto.body for h in at.html if h.proto.body.startswith('<div class="tp-spans')]
     unavailable = [h for h in at.html if h.proto.body.startswith('<div class="tp-unavailable">')]
-    refused = [e for e in at.error if "cannot show this conversation" in e.value]
+    refused = [w for w in at.warning if "cannot show this conversation" in w.value]
     waiting = [b for b in at.button if str(b.key).startswith("cf_load_")]  # a heavy tokenizer, loaded on a click
     assert len(spans) + len(unavailable) + len(refused) + len(waiting) == len(titles) and len(spans) >= 3 + 2
     assert any("tp-special" in body for body in spans)
@@ -81,16 +81,24 @@ def only_qwen3(monkeypatch, template: str) -> AppTest:
     return open_page(PAGE, timeout=120, state={state.CF_FORMATS: ["qwen3_template"]})
 
 
-@pytest.mark.parametrize(("template", "message"), [
-    ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", "did not finish within 2 s"),
-    ("{% for i in range(100000) %}{{ 'y' * 100 }}{% endfor %}", "rendered more than 1,000,000 characters"),
-    ("{{ raise_exception('System role not supported') }}", "refused this conversation: System role not supported"),
-    ("{{ cycler.__init__.__globals__ }}", "sandbox forbids"),
+def one_sentence(at: AppTest, kind: str) -> str:
+    """The card's one message: an error (the template failed or was stopped) or a warning (the
+    template refused the conversation: the model's own rule); never both, never two."""
+    errors, warnings = [e.value for e in at.error], [w.value for w in at.warning]
+    shown = errors if kind == "error" else warnings
+    assert len(shown) == 1 and not (warnings if kind == "error" else errors), (errors, warnings)
+    return shown[0]
+
+
+@pytest.mark.parametrize(("template", "kind", "message"), [
+    ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", "error", "did not finish within 2 s"),
+    ("{% for i in range(100000) %}{{ 'y' * 100 }}{% endfor %}", "error", "rendered more than 1,000,000 characters"),
+    ("{{ raise_exception('System role not supported') }}", "warning", "refused this conversation: System role not supported"),
+    ("{{ cycler.__init__.__globals__ }}", "error", "sandbox forbids"),
 ])
-def test_a_hostile_template_is_stopped_with_one_sentence(monkeypatch, template: str, message: str) -> None:
+def test_a_hostile_template_is_stopped_with_one_sentence(monkeypatch, template: str, kind: str, message: str) -> None:
     at = only_qwen3(monkeypatch, template)
-    errors = [e.value for e in at.error]
-    assert len(errors) == 1 and md_escape(message) in errors[0], errors
+    assert md_escape(message) in one_sentence(at, kind)
     assert not any(h.proto.body.startswith('<div class="tp-spans') for h in at.html)
 
 
@@ -122,16 +130,15 @@ def test_an_uploaded_config_renders_with_the_chosen_tokenizer() -> None:
     assert len(spans) == 1 and "tp-special" in spans[0]
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    (b'{"bos_token": "<s>"}', "has no chat template"),
-    (b"{oops", "is not JSON"),
-    (b'{"chat_template": "{% for i in range(100000) %}{{ \'y\' * 100 }}{% endfor %}"}', "more than 1,000,000 characters"),
-    (b'{"chat_template": "{{ raise_exception(\'no tools here\') }}"}', "refused this conversation: no tools here"),
+@pytest.mark.parametrize(("data", "kind", "message"), [
+    (b'{"bos_token": "<s>"}', "error", "has no chat template"),
+    (b"{oops", "error", "is not JSON"),
+    (b'{"chat_template": "{% for i in range(100000) %}{{ \'y\' * 100 }}{% endfor %}"}', "error", "more than 1,000,000 characters"),
+    (b'{"chat_template": "{{ raise_exception(\'no tools here\') }}"}', "warning", "refused this conversation: no tools here"),
 ])
-def test_a_bad_or_hostile_uploaded_config_is_one_sentence(data: bytes, message: str) -> None:
+def test_a_bad_or_hostile_uploaded_config_is_one_sentence(data: bytes, kind: str, message: str) -> None:
     at = with_config("evil.json", data)
-    errors = [e.value for e in at.error]
-    assert len(errors) == 1 and md_escape(message) in errors[0], errors
+    assert md_escape(message) in one_sentence(at, kind)
 
 
 def test_a_hub_repository_brings_its_own_template(monkeypatch, tmp_path) -> None:
@@ -202,7 +209,9 @@ def test_a_first_visit_leaves_the_heavy_tokenizers_to_a_click(monkeypatch: pytes
     assert not views.heavy_file_bytes("qwen")
     at = run_page()  # the default conversation has a tool call: Gemma's template refuses it
     assert "gemma3" not in loaded and "deepseek_v3" not in loaded
-    assert any("Gemma 3" in e.value and "cannot show this conversation" in e.value for e in at.error)
+    # the template's own rule, a warning that says what renders instead (Gemma takes no tool turn)
+    (gemma,) = [w.value for w in at.warning if "Gemma 3" in w.value]
+    assert "cannot show this conversation" in gemma and md_escape(views.TOOLS_HINT) in gemma and not at.error
     button = at.button(key="cf_load_deepseek_v3_template")
     button.click()
     rerun(at)
@@ -220,10 +229,36 @@ def test_a_refusal_is_one_escaped_sentence(monkeypatch) -> None:
     from ui.chat import views
 
     shown: list[str] = []
-    monkeypatch.setattr(views.st, "error", lambda body, **_: shown.append(body))
+    monkeypatch.setattr(views.st, "warning", lambda body, **_: shown.append(body))
     views._refused("Gemma 3", ValueError("roles must alternate user/assistant/..."))
     views._refused("Llama", ValueError("no *system* turn"))
     assert shown == [  # escaped: Markdown in a message is shown as text; one full stop, never "...."
         md_escape("Gemma 3 cannot show this conversation: roles must alternate user/assistant/..."),
         md_escape("Llama cannot show this conversation: no *system* turn."),
     ]
+
+
+def test_a_refusal_says_what_renders_without_the_tool_turns_only_when_it_does(monkeypatch) -> None:
+    from ui.chat import views
+
+    shown: list[str] = []
+    monkeypatch.setattr(views.st, "warning", lambda body, **_: shown.append(body))
+    tools = cf.conversation(system="Be brief.", user="Hi", reply="", tool=("get_time", "{}", '{"time": "noon"}'))
+    plain = cf.conversation(system="Be brief.", user="Hi", reply="", tool=None)
+    seen: list[tuple] = []
+
+    def takes_no_tools(messages):
+        seen.append(messages)
+        if any(m.role == "tool" or m.tool_name for m in messages):
+            raise ValueError("no tools")
+        return "ok"
+
+    def takes_nothing(messages):
+        raise ValueError("never")
+
+    views._refused("A", ValueError("no tools"), tools, takes_no_tools)
+    views._refused("B", ValueError("no tools"), tools, takes_nothing)
+    views._refused("C", ValueError("no system"), plain, takes_no_tools)  # no tool turn to drop: not tried
+    assert shown[0].endswith(md_escape(views.TOOLS_HINT))
+    assert md_escape(views.TOOLS_HINT) not in shown[1] + shown[2]
+    assert seen == [tuple(plain)]

@@ -12,7 +12,7 @@ the process has loaded it yet, so a first visit does not pay for every card at o
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -64,12 +64,43 @@ def heavy_file_bytes(key: str) -> int:
     return size if size > HEAVY_BYTES else 0
 
 
-def _refused(title: str, exc: Exception) -> None:
-    """Say that ``title``'s format or template refused the conversation, in the words of ``exc``
-    (escaped: a message may quote the user's text), as one sentence."""
+def _sentence(title: str, exc: Exception) -> str:
     reason = str(exc).rstrip()
     end = "" if reason.endswith((".", "!", "?", "…")) else "."
-    st.error(widgets.md_escape(f"{title} cannot show this conversation: {reason}{end}"), icon=":material/error:")
+    return f"{title} cannot show this conversation: {reason}{end}"
+
+
+def _refused(title: str, exc: Exception, messages: Sequence[cf.Message] = (),
+             render: Callable[[tuple[cf.Message, ...]], object] | None = None) -> None:
+    """Say that ``title``'s format or template refused the conversation, in the words of ``exc``
+    (escaped: a message may quote the user's text), as one sentence: a warning, as it is the model's
+    own rule (Gemma 3 takes no tool turn), not a failure. When ``render`` takes ``messages`` without
+    their tool call and result, a second sentence says so, and where to turn them off."""
+    fewer = _without_tools(messages)
+    hint = f" {TOOLS_HINT}" if render is not None and fewer and _renders(lambda: render(fewer)) else ""
+    st.warning(widgets.md_escape(_sentence(title, exc) + hint), icon=":material/block:")
+
+
+def _failed(title: str, exc: Exception) -> None:
+    """Say, as an error, that ``title``'s template failed (stopped, forbidden, broken): one sentence."""
+    st.error(widgets.md_escape(_sentence(title, exc)), icon=":material/error:")
+
+
+TOOLS_HINT = "Without the tool call and its result (a switch in the sidebar) it shows the rest of the conversation."
+
+
+def _without_tools(messages: Sequence[cf.Message]) -> tuple[cf.Message, ...]:
+    """The conversation without its tool call and the call's result (``()`` when it has neither)."""
+    kept = tuple(m for m in messages if m.role != "tool" and not m.tool_name)
+    return kept if len(kept) < len(messages) else ()
+
+
+def _renders(attempt: Callable[[], object]) -> bool:
+    try:
+        attempt()
+    except ValueError:  # a TemplateFailed too
+        return False
+    return True
 
 
 def card_tokenizer(key: str, *, card: str) -> Any | None:
@@ -101,7 +132,7 @@ def format_card(fmt: cf.ChatFormat, messages: Sequence[cf.Message], *, show_whit
     try:
         segments = cf.render(fmt, messages)
     except ValueError as exc:
-        _refused(fmt.title, exc)
+        _refused(fmt.title, exc, messages, lambda fewer: cf.render(fmt, fewer))
         return
     key = ("format", fmt.key, tuple(messages), show_whitespace)
     _show(drawn_cards().get(key, lambda: _format_drawn(fmt, segments, tokenizer, messages, show_whitespace)))
@@ -140,8 +171,11 @@ def template_card(source: ct.TemplateSource, messages: Sequence[cf.Message], *, 
         # rendered before the tokenizer is loaded: a template that refuses the conversation (Gemma's
         # "roles must alternate" for a tool turn) needs no tokenizer; a success is kept for template_body
         _rendered(config, tuple(messages), source.null_call_content)
+    except ct.TemplateRefused as exc:
+        _refused(source.title, exc, messages, lambda fewer: _rendered(config, fewer, source.null_call_content))
+        return
     except ct.TemplateFailed as exc:
-        _refused(source.title, exc)
+        _failed(source.title, exc)
         return
     tokenizer = card_tokenizer(source.tokenizer, card=source.key)
     if tokenizer is None:
@@ -162,8 +196,11 @@ def template_body(title: str, config: ct.TemplateConfig, tokenizer: Any, message
     on every run (an uploaded template, or one tokenized by a session's upload)."""
     try:
         text = _rendered(config, tuple(messages), null_call_content)
+    except ct.TemplateRefused as exc:
+        _refused(title, exc, messages, lambda fewer: _rendered(config, fewer, null_call_content))
+        return
     except ct.TemplateFailed as exc:
-        _refused(title, exc)
+        _failed(title, exc)
         return
     def make() -> Drawn:
         return _template_drawn(text, tokenizer, messages, show_whitespace)

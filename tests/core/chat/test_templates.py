@@ -102,7 +102,7 @@ def test_gemma3_by_hand() -> None:
 
 
 def test_gemma3_refuses_a_tool_turn_with_its_own_sentence() -> None:
-    with pytest.raises(ct.TemplateFailed, match="roles must alternate"):
+    with pytest.raises(ct.TemplateRefused, match="refused this conversation: Conversation roles must alternate"):
         rendered("gemma3_template", CONVERSATIONS["tool"])
 
 
