@@ -55,7 +55,12 @@ class TemplateFailed(ValueError):
 
 class TemplateRefused(TemplateFailed):
     """The template itself refused the conversation (its ``raise_exception``: Gemma's "roles must
-    alternate", a "System role not supported"): the model's rule, not a failure of the template."""
+    alternate", a "System role not supported"): the model's rule, not a failure of the template.
+    ``reason`` is the template's own words."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.reason = message.split(": ", 1)[-1]
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ def test_default_shows_every_format_with_spans_and_costs() -> None:
     assert cards(at) == [f"#### {md_escape(title)}" for title in titles]
     spans = [h.proto.body for h in at.html if h.proto.body.startswith('<div class="tp-spans')]
     unavailable = [h for h in at.html if h.proto.body.startswith('<div class="tp-unavailable">')]
-    refused = [w for w in at.warning if "cannot show this conversation" in w.value]
+    refused = [w for w in at.warning if "refuses this conversation" in w.value]
     waiting = [b for b in at.button if str(b.key).startswith("cf_load_")]  # a heavy tokenizer, loaded on a click
     assert len(spans) + len(unavailable) + len(refused) + len(waiting) == len(titles) and len(spans) >= 3 + 2
     assert any("tp-special" in body for body in spans)
@@ -93,7 +93,7 @@ def one_sentence(at: AppTest, kind: str) -> str:
 @pytest.mark.parametrize(("template", "kind", "message"), [
     ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}", "error", "did not finish within 2 s"),
     ("{% for i in range(100000) %}{{ 'y' * 100 }}{% endfor %}", "error", "rendered more than 1,000,000 characters"),
-    ("{{ raise_exception('System role not supported') }}", "warning", "refused this conversation: System role not supported"),
+    ("{{ raise_exception('System role not supported') }}", "warning", "refuses this conversation: System role not supported."),
     ("{{ cycler.__init__.__globals__ }}", "error", "sandbox forbids"),
 ])
 def test_a_hostile_template_is_stopped_with_one_sentence(monkeypatch, template: str, kind: str, message: str) -> None:
@@ -134,7 +134,7 @@ def test_an_uploaded_config_renders_with_the_chosen_tokenizer() -> None:
     (b'{"bos_token": "<s>"}', "error", "has no chat template"),
     (b"{oops", "error", "is not JSON"),
     (b'{"chat_template": "{% for i in range(100000) %}{{ \'y\' * 100 }}{% endfor %}"}', "error", "more than 1,000,000 characters"),
-    (b'{"chat_template": "{{ raise_exception(\'no tools here\') }}"}', "warning", "refused this conversation: no tools here"),
+    (b'{"chat_template": "{{ raise_exception(\'no tools here\') }}"}', "warning", "refuses this conversation: no tools here."),
 ])
 def test_a_bad_or_hostile_uploaded_config_is_one_sentence(data: bytes, kind: str, message: str) -> None:
     at = with_config("evil.json", data)
@@ -211,7 +211,8 @@ def test_a_first_visit_leaves_the_heavy_tokenizers_to_a_click(monkeypatch: pytes
     assert "gemma3" not in loaded and "deepseek_v3" not in loaded
     # the template's own rule, a warning that says what renders instead (Gemma takes no tool turn)
     (gemma,) = [w.value for w in at.warning if "Gemma 3" in w.value]
-    assert "cannot show this conversation" in gemma and md_escape(views.TOOLS_HINT) in gemma and not at.error
+    assert gemma == md_escape("Gemma 3 (its own template) refuses this conversation: Conversation roles must "
+                              f"alternate user/assistant/user/assistant/... {views.TOOLS_HINT}") and not at.error
     button = at.button(key="cf_load_deepseek_v3_template")
     button.click()
     rerun(at)
@@ -233,8 +234,8 @@ def test_a_refusal_is_one_escaped_sentence(monkeypatch) -> None:
     views._refused("Gemma 3", ValueError("roles must alternate user/assistant/..."))
     views._refused("Llama", ValueError("no *system* turn"))
     assert shown == [  # escaped: Markdown in a message is shown as text; one full stop, never "...."
-        md_escape("Gemma 3 cannot show this conversation: roles must alternate user/assistant/..."),
-        md_escape("Llama cannot show this conversation: no *system* turn."),
+        md_escape("Gemma 3 refuses this conversation: roles must alternate user/assistant/..."),
+        md_escape("Llama refuses this conversation: no *system* turn."),
     ]
 
 

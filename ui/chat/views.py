@@ -64,12 +64,6 @@ def heavy_file_bytes(key: str) -> int:
     return size if size > HEAVY_BYTES else 0
 
 
-def _sentence(title: str, exc: Exception) -> str:
-    reason = str(exc).rstrip()
-    end = "" if reason.endswith((".", "!", "?", "…")) else "."
-    return f"{title} cannot show this conversation: {reason}{end}"
-
-
 def _refused(title: str, exc: Exception, messages: Sequence[cf.Message] = (),
              render: Callable[[tuple[cf.Message, ...]], object] | None = None) -> None:
     """Say that ``title``'s format or template refused the conversation, in the words of ``exc``
@@ -78,15 +72,22 @@ def _refused(title: str, exc: Exception, messages: Sequence[cf.Message] = (),
     their tool call and result, a second sentence says so, and where to turn them off."""
     fewer = _without_tools(messages)
     hint = f" {TOOLS_HINT}" if render is not None and fewer and _renders(lambda: render(fewer)) else ""
-    st.warning(widgets.md_escape(_sentence(title, exc) + hint), icon=":material/block:")
+    reason = _full_stop(str(getattr(exc, "reason", exc)))
+    st.warning(widgets.md_escape(f"{title} refuses this conversation: {reason}{hint}"), icon=":material/block:")
 
 
 def _failed(title: str, exc: Exception) -> None:
     """Say, as an error, that ``title``'s template failed (stopped, forbidden, broken): one sentence."""
-    st.error(widgets.md_escape(_sentence(title, exc)), icon=":material/error:")
+    st.error(widgets.md_escape(f"{title} cannot show this conversation: {_full_stop(str(exc))}"), icon=":material/error:")
 
 
-TOOLS_HINT = "Without the tool call and its result (a switch in the sidebar) it shows the rest of the conversation."
+def _full_stop(reason: str) -> str:
+    """``reason`` ending in one full stop (never "....": a template's message may end in "...")."""
+    reason = reason.rstrip()
+    return reason if reason.endswith((".", "!", "?", "…")) else reason + "."
+
+
+TOOLS_HINT = 'Turn off "Tool call and its result" in the sidebar to see the rest of the conversation.'
 
 
 def _without_tools(messages: Sequence[cf.Message]) -> tuple[cf.Message, ...]:
