@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.pitfalls import CASES, catalog
-from ui import cache, compare, links, nav, state, widgets
+from ui import cache, client, compare, links, nav, state, widgets
 from ui.pitfalls import views
 
 nav.page_setup("Pitfalls")
@@ -42,4 +42,4 @@ if not keys and key != "glitch":
 views.CASE_VIEWS[key](keys)
 st.markdown(case.explanation)
 playground_keys = [st.session_state[state.PF_GLITCH_TOKENIZER]] if key == "glitch" else keys
-views.open_in_playground(case.text, playground_keys, button_key=f"pf_open_{key}")
+views.open_in_playground(case.text, playground_keys, button_key=f"{client.GOTO_KEY_PREFIX}pf_open_{key}")

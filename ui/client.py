@@ -4,9 +4,9 @@
   (``assets/spans.js``: each token's facts derived from the compact markup, one hover tooltip for
   every span box, "Show more" pressed when a box's end scrolls into view), the pin panel
   (``assets/pin.js``: a click or tap on a token pins its facts; a span box scrolls itself only once
-  clicked), and paint holding (``assets/page_hold.js``: a click on a link to another page keeps the
-  old page on screen until the new page's title is drawn, instead of the blank frame Streamlit's
-  frontend showed while it built the new page).
+  clicked), and paint holding (``assets/page_hold.js``: a click on a link to another page, or on a
+  button keyed ``GOTO_KEY_PREFIX…``, keeps the old page on screen until the new page's title is
+  drawn, instead of the blank frame Streamlit's frontend showed while it built the new page).
 - ``step_keys(...)``: the scrubber's queue of key presses and clicks (``assets/scrubber.js``), used by
   ``ui.scrubber``.
 
@@ -28,6 +28,9 @@ SPANS_JS = script("spans.js")
 STEP_JS = script("scrubber.js")
 HOLD_JS = script("page_hold.js")
 
+# A button under a key that starts with this switches pages when clicked (its run calls st.switch_page):
+# assets/page_hold.js holds the old page on screen until the new page's title is drawn, as for a link.
+GOTO_KEY_PREFIX = "tp_goto_"
 PIN_KEY = "tp_pin_facts"
 SPANS_KEY = "tp_span_tips"
 HOLD_KEY = "tp_page_hold"

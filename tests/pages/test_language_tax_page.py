@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from core.tax.parallel_corpus import load_parallel
 from tests.pages.apptest import open_page, rerun
-from ui import state
+from ui import client, state
 from ui.tax import research, views
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,7 +138,7 @@ def test_open_in_the_playground_hands_over_the_text() -> None:
     at = run_page()
     at.selectbox(key=state.LT_FOCUS).set_value("ja")
     rerun(at)
-    at.button(key="lt_open_playground").click()
+    at.button(key=client.GOTO_KEY_PREFIX + "lt_open_playground").click()
     rerun(at)
     assert at.session_state[state.PG_TEXT] == load_parallel("sample").text("ja")
     assert at.session_state[state.PG_BIG_TEXT] == ""

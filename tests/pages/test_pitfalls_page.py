@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from core.pitfalls import CASES, glitch
 from tests.pages.apptest import open_page
 from tests.pages.live import live_box
-from ui import state
+from ui import client, state
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = str(ROOT / "pages" / "7_Pitfalls.py")
@@ -36,7 +36,7 @@ def test_every_case_renders_with_its_explanation_and_a_playground_button(case: s
     at = run_page(**{state.PF_CASE: case})
     assert any(CASES[case].summary in m.value for m in at.markdown)
     assert any(CASES[case].explanation == m.value for m in at.markdown)
-    assert at.button(key=f"pf_open_{case}")
+    assert at.button(key=f"{client.GOTO_KEY_PREFIX}pf_open_{case}")
     assert 'class="tv-rows"' in bodies(at) or at.dataframe
 
 
@@ -72,7 +72,7 @@ def test_open_in_the_playground_fills_in_the_text_and_tokenizers() -> None:
     at.session_state[state.PF_CASE] = "trailing_space"
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    at.button(key="pf_open_trailing_space").click().run()
+    at.button(key=client.GOTO_KEY_PREFIX + "pf_open_trailing_space").click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.session_state[state.PG_TEXT] == CASES["trailing_space"].text
     assert at.session_state[state.PG_TOKENIZERS] == state.pitfalls_defaults()[state.PF_TOKENIZERS]

@@ -24,7 +24,7 @@ from core.pretrained.adapter import TokenizerFailed
 from core.tax import kept_counts, parallel_corpus
 from core.tax import language_tax as lt
 from core.tax.parallel_upload import parallel_from_upload
-from ui import cache, export, state, uploads, widgets
+from ui import cache, client, export, state, uploads, widgets
 from ui.bounded import SizedCache
 from ui.kept_figures import kept
 from ui.tax import figures as tf
@@ -413,7 +413,7 @@ def focus_view(table: pd.DataFrame, choice: Choice, tokenizer: str, tokenizers: 
     left, right = st.columns([2, 1], vertical_alignment="bottom")
     focus = left.selectbox("Language shown as tokens", codes, format_func=names.__getitem__, key=state.LT_FOCUS)
     shared = corpus.shared([focus, choice.base])[:FOCUS_SEGMENTS]
-    if right.button("Open in the Playground", key="lt_open_playground", icon=":material/open_in_new:"):
+    if right.button("Open in the Playground", key=client.GOTO_KEY_PREFIX + "lt_open_playground", icon=":material/open_in_new:"):
         _open_in_playground(corpus.text(focus, corpus.shared([focus, choice.base])), tokenizer, list(tokenizers))
     row = rows[focus]
     columns = st.columns(2 if focus != choice.base else 1, gap="medium")
