@@ -1,14 +1,15 @@
 // Paint holding across page switches, for every page (ui/client.py mounts this once per browser tab).
 //
-// A click on a link to another page (or on a button that switches pages) starts the new page's run, and Streamlit's frontend empties the
-// main block as that run begins: the browser then painted the empty block and held it 0.1-0.4 s while
-// its main thread built the new page, a blank page on every switch (issue 21, item 8). Browsers keep
-// the old page on screen until the new one has something to show ("paint holding"); this does the
-// same with a view transition. The click's old frame stays on screen, still, until the new page's
-// title is in the document (or HOLD_MS at most, for a page that fails before its title), and the new
-// page then replaces it at once: the transition is skipped as soon as its update is done, so it never
-// animates (while it would, a click reaches no control). The document under the picture is the live
-// one throughout; only what is painted waits.
+// A click on a link to another page (or on a button that switches pages) starts the new page's run,
+// and Streamlit's frontend empties the main block as that run begins: the browser then painted the
+// empty block and held it 0.1-0.4 s while its main thread built the new page, a blank page on every
+// switch (issue 21, item 8). Browsers keep the old page on screen until the new one has something to
+// show ("paint holding"); this does the same with a view transition. The click's old frame stays on
+// screen, still, until the new page's title is in the document (or HOLD_MS at most: a page that fails
+// before its title, a server too busy to draw it), and the new page then replaces it at once: the
+// transition is skipped as soon as its update is done, so it never animates (while it would, a click
+// reaches no control). The document under the picture is the live one throughout; only what is
+// painted waits.
 // Listeners are installed once per browser tab.
 
 const HOLD_MS = 1500;
