@@ -67,9 +67,9 @@ def _compiled(template: str) -> Template:
 
 
 def render_bounded(template: str, context: dict[str, Any], max_chars: int) -> tuple[bool | None, str]:
-    """``(True, text)``, ``(None, why)`` when the template itself refused the conversation (its
-    ``raise_exception``: the model's rule) or ``(False, why)``: it failed, or was stopped once it
-    passed ``max_chars``."""
+    """``(True, text)``, ``(None, words)`` when the template itself refused the conversation (the
+    words of its ``raise_exception``: the model's rule) or ``(False, why)``: it failed, or was stopped
+    once it passed ``max_chars``."""
     try:
         compiled = _compiled(template)
         parts, size = [], 0
@@ -80,7 +80,7 @@ def render_bounded(template: str, context: dict[str, Any], max_chars: int) -> tu
             parts.append(part)
         return True, "".join(parts)
     except _Raised as exc:
-        return None, f"the chat template refused this conversation: {exc}"
+        return None, str(exc)
     except SecurityError as exc:
         return False, f"the chat template tried something the sandbox forbids: {exc}"
     except TemplateSyntaxError as exc:

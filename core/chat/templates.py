@@ -58,9 +58,9 @@ class TemplateRefused(TemplateFailed):
     alternate", a "System role not supported"): the model's rule, not a failure of the template.
     ``reason`` is the template's own words."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.reason = message.split(": ", 1)[-1]
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"the chat template refused this conversation: {reason}")
+        self.reason = reason
 
 
 @dataclass(frozen=True)
