@@ -51,13 +51,13 @@ with st.sidebar:
         error_key=state.PG_UPLOAD_ERROR, note_key=state.PG_UPLOAD_NOTE,
     )
     uploads.sidebar_uploader("pg_")
-    show_whitespace = st.toggle("Show whitespace · → ↵", key=state.PG_SHOW_WHITESPACE)
+    show_whitespace = st.toggle("Show whitespace · → ↵", **state.kept(state.PG_SHOW_WHITESPACE))
     raw_pieces = st.toggle(
-        "Raw pieces", key=state.PG_RAW_PIECES,
+        "Raw pieces", **state.kept(state.PG_RAW_PIECES),
         help="Show each token as its vocabulary entry (Ġworld, ▁world, ##ing) instead of the text.",
     )
     allow_special = st.toggle(
-        "Read special tokens", key=state.PG_ALLOW_SPECIAL,
+        "Read special tokens", **state.kept(state.PG_ALLOW_SPECIAL),
         help=(
             "Off: text such as <|endoftext|> is plain text. On: it becomes the special token. "
             "XLM-R reads <s>, </s>, <unk> and <mask> as its special tokens either way: its vocabulary "
@@ -65,13 +65,13 @@ with st.sidebar:
         ),
     )
     view = st.segmented_control(
-        "Pills show", options=list(span_links.VIEWS), key=state.PG_VIEW, required=True,
+        "Pills show", options=list(span_links.VIEWS), **state.kept(state.PG_VIEW), required=True,
         help="Each token's text, its id, or both (the id small, beside the text).",
     )
-    disagree = st.toggle("Mark disagreements", key=state.PG_DISAGREE, help=span_links.DISAGREE_HELP)
+    disagree = st.toggle("Mark disagreements", **state.kept(state.PG_DISAGREE), help=span_links.DISAGREE_HELP)
     price = context_view.price_input()
     per_row = st.segmented_control(
-        "Columns per row", options=[1, 2, 3, 4], key=state.PG_COLUMNS, required=True
+        "Columns per row", options=[1, 2, 3, 4], **state.kept(state.PG_COLUMNS), required=True
     )
 
 # the text box (an st.fragment: a typed key reruns only it, and it patches the columns), then the

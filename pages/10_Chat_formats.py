@@ -29,19 +29,20 @@ nav.intro(
 )
 with st.sidebar:
     st.markdown("**Conversation**")
-    st.text_area("System", key=state.CF_SYSTEM, height=68)
-    st.text_area("User", key=state.CF_USER, height=68)
-    tool_on = st.toggle("Tool call and its result", key=state.CF_TOOL_ON)
+    st.text_area("System", **state.kept(state.CF_SYSTEM), height=68)
+    st.text_area("User", **state.kept(state.CF_USER), height=68)
+    tool_on = st.toggle("Tool call and its result", **state.kept(state.CF_TOOL_ON))
     if tool_on:
-        st.text_input("Function", key=state.CF_TOOL_NAME)
-        st.text_input("Arguments (JSON)", key=state.CF_TOOL_ARGS)
-        st.text_input("Result (JSON)", key=state.CF_TOOL_RESULT)
-    st.text_area("Assistant reply", key=state.CF_REPLY, height=68, help="Empty: the format's reply prompt is shown.")
-    show_whitespace = st.toggle("Show whitespace · ↵", key=state.CF_SHOW_WHITESPACE)
+        st.text_input("Function", **state.kept(state.CF_TOOL_NAME))
+        st.text_input("Arguments (JSON)", **state.kept(state.CF_TOOL_ARGS))
+        st.text_input("Result (JSON)", **state.kept(state.CF_TOOL_RESULT))
+    st.text_area("Assistant reply",
+                 **state.kept(state.CF_REPLY), height=68, help="Empty: the format's reply prompt is shown.")
+    show_whitespace = st.toggle("Show whitespace · ↵", **state.kept(state.CF_SHOW_WHITESPACE))
     own.sidebar()
 
 titles = {**{k: f.title for k, f in cf.FORMATS.items()}, **{k: t.title for k, t in ct.TEMPLATES.items()}}
-keys = st.multiselect("Formats", list(titles), format_func=titles.get, key=state.CF_FORMATS,
+keys = st.multiselect("Formats", list(titles), format_func=titles.get, **state.kept(state.CF_FORMATS),
                       help="'Its own template': the chat template of the model's tokenizer_config.json, run in a sandbox.")
 s = st.session_state
 if not s[state.CF_USER].strip():

@@ -30,10 +30,10 @@ nav.intro(
 )
 view_col, ws_col = st.columns([2, 1], vertical_alignment="center")
 view = view_col.segmented_control(
-    "View", list(VIEWS), format_func=VIEWS.__getitem__, key=state.BPE_VIEW, required=True,
+    "View", list(VIEWS), format_func=VIEWS.__getitem__, **state.kept(state.BPE_VIEW), required=True,
     label_visibility="collapsed",
 )
-show_whitespace = ws_col.toggle("Show whitespace (· ↵)", key=state.BPE_SHOW_WHITESPACE)
+show_whitespace = ws_col.toggle("Show whitespace (· ↵)", **state.kept(state.BPE_SHOW_WHITESPACE))
 
 if view == "replay":
     st.caption(
@@ -56,7 +56,7 @@ st.sidebar.caption(
 if result.stop_reason:  # presentation mode draws it as one short line (assets/presentation.css)
     st.container(key="bpe_stop_note").info(f"Training {result.stop_reason}.", icon=":material/info:")
 
-text = st.text_area("Your text", key=state.BPE_TEXT, height=68, help="Ctrl+Enter applies it.")
+text = st.text_area("Your text", **state.kept(state.BPE_TEXT), height=68, help="Ctrl+Enter applies it.")
 try:
     changes = bpe_views.text_changes(result, text)
 except ValueError as exc:  # a custom pattern that runs out of time on this text: say so, keep the text

@@ -25,11 +25,11 @@ presenting = st.session_state[state.PRESENTATION]
 labels = "collapsed" if presenting else "visible"
 # presenting, the sizes get more room: all eight pills on one line beside the sidebar
 text_col, sizes_col = st.columns([4, 7] if presenting else [5, 6], gap="small")
-text = text_col.text_area("Your text", key=state.AL_TEXT, height=68, help="Ctrl+Enter applies it.",
+text = text_col.text_area("Your text", **state.kept(state.AL_TEXT), height=68, help="Ctrl+Enter applies it.",
                           label_visibility=labels)
 with sizes_col:
     sizes = views.size_picker(label_visibility=labels)
-show_whitespace = st.sidebar.toggle("Show whitespace (· ↵)", key=state.AL_SHOW_WHITESPACE)
+show_whitespace = st.sidebar.toggle("Show whitespace (· ↵)", **state.kept(state.AL_SHOW_WHITESPACE))
 if not sizes:
     st.info("Pick two to four vocabulary sizes above to compare the algorithms.", icon=":material/view_column:")
     st.stop()

@@ -30,7 +30,7 @@ names = uploads.names()  # the registry, then this session's uploaded tokenizers
 with st.sidebar:
     keys = st.multiselect(
         "Real tokenizers to compare", widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
-        key=state.WC_TOKENIZERS, help="Measured on the same held-out text, in the Compression and Units tabs.",
+        **state.kept(state.WC_TOKENIZERS), help="Measured on the same held-out text, in the Compression and Units tabs.",
     )
     widgets.model_finder(state.WC_TOKENIZERS, names, key="wc_find_model")
 

@@ -43,7 +43,7 @@ text_state.surrogate_warning(repaired)
 facts = views.text_facts(text)
 views.counts_line(facts)
 view = st.segmented_control(
-    "View", list(VIEWS), format_func=VIEWS.__getitem__, key=state.UC_VIEW, required=True,
+    "View", list(VIEWS), format_func=VIEWS.__getitem__, **state.kept(state.UC_VIEW), required=True,
     label_visibility="collapsed",
 )
 

@@ -29,20 +29,20 @@ links.sync(state.pretokenization_defaults(), {
 st.title("Pre-tokenization")
 nav.intro("A regular expression cuts the text into chunks first; no token ever crosses from one chunk into the next.")
 with st.sidebar:
-    names = st.multiselect("Patterns", list(NAMED_PATTERNS), key=state.PT_PATTERNS)
+    names = st.multiselect("Patterns", list(NAMED_PATTERNS), **state.kept(state.PT_PATTERNS))
     custom = st.text_input(
-        "Your regex", key=state.PT_CUSTOM, placeholder=r"e.g. \w+|\s+",
+        "Your regex", **state.kept(state.PT_CUSTOM), placeholder=r"e.g. \w+|\s+",
         help="A pattern for Python's regex package (\\p{L}, possessive quantifiers). Empty hides it. "
         "Text it does not match stays as chunks of its own.",
     )
-    show_whitespace = st.toggle("Show whitespace · → ↵", key=state.PT_SHOW_WHITESPACE)
+    show_whitespace = st.toggle("Show whitespace · → ↵", **state.kept(state.PT_SHOW_WHITESPACE))
     registry = cache.registry_names()
     keys = st.multiselect("Tokenizers (digits view)", widgets.tokenizer_options(registry), format_func=widgets.tokenizer_label(registry),
-                          key=state.PT_TOKENIZERS)
+                          **state.kept(state.PT_TOKENIZERS))
     widgets.model_finder(state.PT_TOKENIZERS, registry, key="pt_find_model")
 
 view = st.segmented_control(
-    "View", list(VIEWS), format_func=VIEWS.__getitem__, key=state.PT_VIEW, required=True,
+    "View", list(VIEWS), format_func=VIEWS.__getitem__, **state.kept(state.PT_VIEW), required=True,
     label_visibility="collapsed",
 )
 
@@ -60,7 +60,7 @@ if view == "patterns":
     views.pattern_rows(text, found, show_whitespace=show_whitespace)
     live_text.finished(state.PT_TEXT)
 elif view == "digits":
-    digits = st.text_input("Numbers", key=state.PT_DIGITS_TEXT)
+    digits = st.text_input("Numbers", **state.kept(state.PT_DIGITS_TEXT))
     if digits:
         st.markdown("**The patterns' chunks**")
         views.pattern_rows(digits, views.cuts(digits, [n for n in NAMED_PATTERNS if n != "Whitespace"]),

@@ -26,11 +26,12 @@ st.title("Pitfalls")
 nav.intro("Why models trip over numbers, spelling and spaces: each case, live through real tokenizers.")
 with st.sidebar:
     names = cache.registry_names()
-    keys = st.multiselect("Tokenizers", widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names), key=state.PF_TOKENIZERS)
+    keys = st.multiselect("Tokenizers", widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
+                          **state.kept(state.PF_TOKENIZERS))
     widgets.model_finder(state.PF_TOKENIZERS, names, key="pf_find_model")
 
 key = st.segmented_control(
-    "Case", list(CASES), format_func=lambda k: CASES[k].title, key=state.PF_CASE, required=True,
+    "Case", list(CASES), format_func=lambda k: CASES[k].title, **state.kept(state.PF_CASE), required=True,
     label_visibility="collapsed",
 )
 widgets.step_buttons(list(CASES), state.PF_CASE, noun="case")

@@ -27,21 +27,22 @@ nav.intro(
     "gets hard to predict, and tokens that cross spaces, each measured against real tokenizers."
 )
 view = st.segmented_control(
-    "View", list(VIEWS), format_func=VIEWS.__getitem__, key=state.BT_VIEW, required=True,
+    "View", list(VIEWS), format_func=VIEWS.__getitem__, **state.kept(state.BT_VIEW), required=True,
     label_visibility="collapsed",
 )
 text_col, keys_col = widgets.columns([3, 2], gap="medium")
 # lone surrogates (possible in pasted text) become U+FFFD once, here, as every tokenizer reads them
 text = without_surrogates(
-    text_col.text_area("Your text", key=state.BT_TEXT, height=110, help="Ctrl+Enter applies it.")
+    text_col.text_area("Your text", **state.kept(state.BT_TEXT), height=110, help="Ctrl+Enter applies it.")
 )
 names = cache.registry_names()
 keys = keys_col.multiselect(
-    "Compare with", options=widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names), key=state.BT_TOKENIZERS,
+    "Compare with", options=widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
+    **state.kept(state.BT_TOKENIZERS),
     disabled=view == "superwords", help="Superwords are compared with plain BPE trained on the same text.",
 )
 with st.sidebar:
-    show_whitespace = st.toggle("Show whitespace · → ↵", key=state.BT_SHOW_WHITESPACE)
+    show_whitespace = st.toggle("Show whitespace · → ↵", **state.kept(state.BT_SHOW_WHITESPACE))
 
 if view == "bytes":
     views.bytes_view(text, keys, show_whitespace=show_whitespace)

@@ -30,13 +30,15 @@ nav.intro(
 )
 with st.sidebar:
     uploads.sidebar_uploader("it_")
-    show_whitespace = st.toggle("Show whitespace · → ↵", key=state.IT_SHOW_WHITESPACE)
+    show_whitespace = st.toggle("Show whitespace · → ↵", **state.kept(state.IT_SHOW_WHITESPACE))
 
 uploads.prune(state.IT_TOKENIZER)
 names = uploads.names()
 pick_col, view_col = st.columns([2, 3], vertical_alignment="bottom")
-key = pick_col.selectbox("Tokenizer", list(names), format_func=names.__getitem__, key=state.IT_TOKENIZER)
-view = view_col.segmented_control("View", list(VIEWS), format_func=VIEWS.__getitem__, key=state.IT_VIEW,
+key = pick_col.selectbox("Tokenizer", list(names), format_func=names.__getitem__,
+                         **state.kept(state.IT_TOKENIZER))
+view = view_col.segmented_control("View", list(VIEWS), format_func=VIEWS.__getitem__,
+                                  **state.kept(state.IT_VIEW),
                                   required=True, label_visibility="collapsed")
 
 ref = uploads.resolve(key, names.get(key))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from core.measures.context_window import ContextWindow, context_windows, cost, share
+from ui import state
 
 PRICE_KEY = "pg_price"  # the price per million input tokens; 0: no cost shown
 WINDOW_KEY_PREFIX = "pg_window_"  # + tokenizer key: a window the user entered
@@ -19,7 +20,7 @@ def price_input() -> float:
     """The sidebar's price per million input tokens (0: none)."""
     return float(st.number_input(
         "Price per million input tokens", min_value=0.0, max_value=1_000.0, value=0.0, step=0.05, format="%.2f",
-        key=PRICE_KEY, help="Your provider's price, in any currency; none is built in (prices change). "
+        **state.kept(PRICE_KEY), help="Your provider's price, in any currency; none is built in (prices change). "
         "0 shows no cost.",
     ))
 
@@ -36,7 +37,7 @@ def window_for(key: str, name: str, *, draw: bool = True) -> ContextWindow | Non
     if draw:
         entered = st.number_input(
             f"Context window of the model you use with {name} (tokens)", min_value=0, max_value=100_000_000,
-            value=0, step=1_024, key=WINDOW_KEY_PREFIX + key,
+            value=0, step=1_024, **state.kept(WINDOW_KEY_PREFIX + key),
             help="No sourced number for this tokenizer: enter your model's context length to see the share.",
         )
     else:

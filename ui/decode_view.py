@@ -12,6 +12,7 @@ from typing import Any
 import streamlit as st
 
 from core.tokens.decode_ids import decode_ids, parse_ids
+from ui import state
 from ui.copy_block import copy_block
 from ui.spans import hex_bytes, render_spans
 from ui.widgets import md_escape, sentence
@@ -27,9 +28,11 @@ def decode_view(tokenizers: Mapping[str, Any]) -> None:
         if not usable:
             st.caption("Pick a tokenizer above to decode ids with it.")
             return
-        raw = st.text_area("Token ids", key=IDS_KEY, height=80, placeholder="[9906, 11, 1917] or 9906, 11, 1917",
+        raw = st.text_area("Token ids",
+                           **state.kept(IDS_KEY), height=80, placeholder="[9906, 11, 1917] or 9906, 11, 1917",
                            help="Commas, spaces or a JSON list.")
-        key = st.selectbox("Tokenizer", list(usable), format_func=lambda k: usable[k].name, key=TOKENIZER_KEY)
+        key = st.selectbox("Tokenizer", list(usable), format_func=lambda k: usable[k].name,
+                           **state.kept(TOKENIZER_KEY))
         if not raw.strip() or key is None:
             return
         tokenizer = usable[key]

@@ -122,7 +122,7 @@ def columns_area(text: str, names: dict[str, str], display: Display) -> Drawn | 
     # a picker that mounted late came up empty, and the next pick replaced every chosen tokenizer.
     keys = st.multiselect(
         "Tokenizers", options=widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
-        key=state.PG_TOKENIZERS, default=st.session_state[state.PG_TOKENIZERS],
+        **state.kept(state.PG_TOKENIZERS), default=st.session_state[state.PG_TOKENIZERS],
     )
     state.keep_drawn(state.PG_TOKENIZERS, keys)
     st.session_state[_CARDS] = None

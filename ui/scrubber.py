@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ui import client
+from ui import client, state
 
 SPEEDS = (1, 2, 5, 20, 100)  # steps per second; 1: slow enough to read a merge aloud
 MIN_TICK = 0.25  # seconds between two play ticks at most speeds: faster ticks only redraw more often
@@ -126,7 +126,7 @@ def _stepper_body(
                key=keys.prefix + "play", on_click=_on, args=(_play, keys, n), type="primary" if playing else "secondary",
                disabled=n == 0, help="Play or pause (P), at the speed beside it")
     if keys.speed:
-        row.selectbox("Speed", SPEEDS, key=keys.speed, format_func=lambda v: f"{v} / s", width=105,
+        row.selectbox("Speed", SPEEDS, **state.kept(keys.speed), format_func=lambda v: f"{v} / s", width=105,
                       label_visibility="collapsed", help="Steps per second while playing")
     hints = st.container(horizontal=True, vertical_alignment="center", gap="small", wrap=True)
     if jumps:

@@ -68,6 +68,22 @@ def playground_defaults() -> dict[str, Any]:
     }
 
 
+# Keys whose widgets Streamlit itself keeps across pages (``kept``); ``keep_declared`` leaves them alone.
+_KEPT_BY_WIDGET: set[str] = set()
+
+
+def kept(key: str) -> dict[str, str]:
+    """A widget's ``key`` and ``persist_state="session"``, as in ``st.toggle("…", **kept(PG_RAW_PIECES))``.
+
+    Streamlit then keeps the value while another page runs, under ``key``. The key is also left out of
+    ``keep_declared``'s write-back. That write-back lost clicks: a run cut short by a page switch (under
+    load) left the value under the widget's id, which the switch drops; and a value written back goes to
+    the browser as set by the app, so a click made while that run was on its way was undone.
+    """
+    _KEPT_BY_WIDGET.add(key)
+    return {"key": key, "persist_state": "session"}
+
+
 # Every key a page has declared through ``init``: ``keep_declared`` carries them across pages.
 _DECLARED: set[str] = set()
 
@@ -100,7 +116,7 @@ def keep_declared(drawn: Collection[str] = ()) -> None:
     Streamlit still drops them when another page runs, so the page keeps a plain copy
     (``keep_drawn``, after drawing the widget) and it is put back here.
     """
-    for key in _DECLARED.difference(drawn):
+    for key in _DECLARED.difference(drawn, _KEPT_BY_WIDGET):
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
     for key in drawn:

@@ -246,10 +246,11 @@ def sidebar_uploader(prefix: str) -> None:
     )
     hub.hub_field(prefix, adopt)
     options = [*TIKTOKEN_PATTERNS, CUSTOM]
-    st.selectbox("Pattern for .tiktoken files", options, key=state.UPLOAD_PATTERN, on_change=_on_pattern,
+    st.selectbox("Pattern for .tiktoken files", options,
+                 **state.kept(state.UPLOAD_PATTERN), on_change=_on_pattern,
                  help="A rank file holds merges, not the regex that cuts text before them: pick it here.")
     if st.session_state[state.UPLOAD_PATTERN] == CUSTOM:
-        st.text_input("Custom pattern", key=state.UPLOAD_CUSTOM_PATTERN, on_change=_on_pattern)
+        st.text_input("Custom pattern", **state.kept(state.UPLOAD_CUSTOM_PATTERN), on_change=_on_pattern)
     kind, message = st.session_state.get(state.UPLOAD_MESSAGE) or ("", "")
     if kind == "error":
         st.error(md_escape(message), icon=":material/error:")

@@ -33,6 +33,7 @@ def test_a_picker_drawn_with_its_value_is_not_written_back_but_comes_back_after_
 
     session: dict = {}
     monkeypatch.setattr(st, "session_state", session)
+    monkeypatch.setattr(state, "_KEPT_BY_WIDGET", set())  # as before any widget was drawn with state.kept
     state.init({state.PG_TOKENIZERS: ["gpt2"], state.PG_SHOW_WHITESPACE: False})
     state.keep_drawn(state.PG_TOKENIZERS, ["gpt2", "t5"])  # the Playground drew the picker
     session[state.PG_TOKENIZERS] = ["gpt2", "t5"]

@@ -57,7 +57,7 @@ def bpe_section(grid: Grid, size: int, text: str, *, show_whitespace: bool) -> N
         return
     tok, text = cell.tokenizer, _sample_text(text)
     slider_col, button_col = st.columns([3, 1], vertical_alignment="bottom")
-    p = slider_col.slider("Dropout p", 0.0, 1.0, step=0.05, key=state.AL_DROPOUT)
+    p = slider_col.slider("Dropout p", 0.0, 1.0, step=0.05, **state.kept(state.AL_DROPOUT))
     button_col.button("Resample", key="al_resample", on_click=_bump, args=(state.AL_DROPOUT_SEED,),
                       icon=":material/casino:")
     piece = render.piece_namer(tok)
@@ -94,7 +94,7 @@ def wordpiece_section(grid: Grid, size: int, text: str) -> None:
         return
     tok = cell.tokenizer
     st.markdown(explain.WORDPIECE_STEPS)
-    word = st.text_input("A word", key=state.AL_WP_WORD, max_chars=200)
+    word = st.text_input("A word", **state.kept(state.AL_WP_WORD), max_chars=200)
     parts = [chunk for _, _, chunk in word_spans(word, tok.pattern)]
     if not parts:
         st.info("Type a word to watch it being matched.", icon=":material/edit:")
@@ -133,8 +133,8 @@ def unigram_section(grid: Grid, size: int, text: str, *, show_whitespace: bool) 
         return
     tok = cell.tokenizer
     word_col, n_col = st.columns([3, 1])
-    word = word_col.text_input("A word", key=state.AL_UNI_WORD, max_chars=200)
-    n = n_col.number_input("n best", min_value=1, max_value=MAX_NBEST, step=1, key=state.AL_NBEST)
+    word = word_col.text_input("A word", **state.kept(state.AL_UNI_WORD), max_chars=200)
+    n = n_col.number_input("n best", min_value=1, max_value=MAX_NBEST, step=1, **state.kept(state.AL_NBEST))
     try:
         lattice = tok.lattice(word)
     except ValueError:
@@ -156,7 +156,7 @@ def unigram_section(grid: Grid, size: int, text: str, *, show_whitespace: bool) 
         st.html(render.segmentation_rows_html(rows))
     st.markdown(explain.SAMPLING)
     alpha_col, button_col = st.columns([3, 1], vertical_alignment="bottom")
-    alpha = alpha_col.slider("α (alpha)", 0.0, MAX_ALPHA, step=0.05, key=state.AL_ALPHA)
+    alpha = alpha_col.slider("α (alpha)", 0.0, MAX_ALPHA, step=0.05, **state.kept(state.AL_ALPHA))
     button_col.button("Sample", key="al_sample", on_click=_bump, args=(state.AL_SAMPLE_SEED,),
                       icon=":material/casino:")
     text = _sample_text(text)
@@ -181,7 +181,7 @@ def _textbook_section(grid: Grid, size: int, *, show_whitespace: bool) -> None:
     st.markdown(explain.PRUNING_TABLE)
     st.dataframe(figures.pruning_frame(result.trace), hide_index=True, key="al_pruning_table")
     st.caption(f"Seed: {result.seed_pieces:,} pieces ({len(result.alphabet):,} characters).")
-    word = st.text_input("A word", key=state.AL_UNI_WORD, max_chars=200)
+    word = st.text_input("A word", **state.kept(state.AL_UNI_WORD), max_chars=200)
     if not word:
         st.info("Type a word to see its Viterbi path.", icon=":material/edit:")
         return

@@ -70,17 +70,19 @@ def training_form() -> tuple[GridSettings, str] | None:
     flavours = {key: label for key, (_, _, label) in BPE_FLAVOURS.items()}
     with st.sidebar.form("al_form", border=False):
         st.markdown("### Train all three on")
-        corpus = st.selectbox("Corpus", list(options), format_func=options.__getitem__, key=state.AL_CORPUS)
+        corpus = st.selectbox("Corpus", list(options), format_func=options.__getitem__,
+                              **state.kept(state.AL_CORPUS))
         with st.expander("Your own corpus: paste or upload"):
-            st.text_area("Pasted text", key=state.AL_PASTE, height=120, help="Used when the corpus is 'Pasted text'.")
+            st.text_area("Pasted text",
+                         **state.kept(state.AL_PASTE), height=120, help="Used when the corpus is 'Pasted text'.")
             upload = st.file_uploader("A .txt file", type=["txt"], key=state.AL_UPLOAD,
                                       help="UTF-8 text; used when the corpus is 'Uploaded .txt file'.")
         flavour = st.radio("BPE row", list(flavours), format_func=lambda k: widgets.md_escape(flavours[k]),
-                           key=state.AL_BPE_FLAVOUR,
+                           **state.kept(state.AL_BPE_FLAVOUR),
                            help="Byte-level BPE starts from the 256 bytes (GPT-2 and later); character BPE from "
                                 "the corpus's characters and an end-of-word mark </w>, separate (as in the "
                                 "paper) or glued to the last character (subword-nmt).")
-        recipe = st.radio("Unigram row", list(UNIGRAM_RECIPES), key=state.AL_UNIGRAM_RECIPE,
+        recipe = st.radio("Unigram row", list(UNIGRAM_RECIPES), **state.kept(state.AL_UNIGRAM_RECIPE),
                           format_func=lambda k: widgets.md_escape(UNIGRAM_RECIPES[k]), help=explain.RECIPES_HELP)
         submitted = st.form_submit_button("Train", type="primary", icon=":material/model_training:", key="al_train",
                                           help=f"{long_word_note()} A Stop button stops a long training.")
@@ -107,7 +109,8 @@ def training_form() -> tuple[GridSettings, str] | None:
 
 def size_picker(*, label_visibility: str = "visible") -> list[int]:
     """The grid's columns: two to four vocabulary sizes, smallest first."""
-    st.pills("Vocabulary sizes: two to four columns", SIZE_OPTIONS, selection_mode="multi", key=state.AL_SIZES,
+    st.pills("Vocabulary sizes: two to four columns", SIZE_OPTIONS, selection_mode="multi",
+             **state.kept(state.AL_SIZES),
              format_func=short_size, on_change=_at_most_four, label_visibility=label_visibility)
     return sorted(st.session_state[state.AL_SIZES])
 
@@ -241,7 +244,8 @@ def focus_picker(sizes: list[int]) -> int:
     ss = st.session_state
     if ss[state.AL_FOCUS] not in sizes:
         ss[state.AL_FOCUS] = sizes[len(sizes) // 2]
-    return st.segmented_control("Look closer at the models of size", sizes, key=state.AL_FOCUS, required=True,
+    return st.segmented_control("Look closer at the models of size", sizes,
+                                **state.kept(state.AL_FOCUS), required=True,
                                 format_func=lambda size: f"{size:,}")
 
 

@@ -104,9 +104,11 @@ def ngram_form() -> models.NgramSettings | None:
     options = models.ngram_corpus_options()
     with st.sidebar.form("bt_ngram_form", border=False):
         st.markdown("### Entropy model")
-        corpus = st.selectbox("Trained on", list(options), format_func=options.__getitem__, key=state.BT_NGRAM_CORPUS)
+        corpus = st.selectbox("Trained on", list(options), format_func=options.__getitem__,
+                              **state.kept(state.BT_NGRAM_CORPUS))
         order = st.select_slider(
-            "Order (bytes of context + 1)", options=list(range(1, byte_ngram.MAX_ORDER + 1)), key=state.BT_NGRAM_ORDER,
+            "Order (bytes of context + 1)", options=list(range(1, byte_ngram.MAX_ORDER + 1)),
+            **state.kept(state.BT_NGRAM_ORDER),
             help="Order 5 predicts each byte from the 4 before it. Higher orders remember more and need more text.",
         )
         submitted = st.form_submit_button("Train", type="primary", icon=":material/model_training:", key="bt_ngram_train")
@@ -148,13 +150,14 @@ def patch_controls() -> tuple[str, float, bool]:
     # a row that wraps rather than columns that clip: at a projector's type the three do not fit one line
     row = st.container(horizontal=True, wrap=True, vertical_alignment="bottom", gap="medium")
     rule = row.segmented_control(
-        "Rule", list(patches.RULES), format_func=patches.RULES.__getitem__, key=state.BT_RULE, required=True,
+        "Rule", list(patches.RULES), format_func=patches.RULES.__getitem__,
+        **state.kept(state.BT_RULE), required=True,
         help="Global: a patch starts at every byte whose entropy H is above θ. Relative: where H rises by "
              "more than θ over the byte before (BLT's approximate monotonic constraint).",
     )
     low, high = THRESHOLD_RANGE[rule]
     threshold = row.slider("Threshold θ (bits)", low, high, step=0.05, key=THRESHOLD_KEYS[rule], width=340)
-    whole = row.toggle("Whole characters", key=state.BT_WHOLE_CHARS,
+    whole = row.toggle("Whole characters", **state.kept(state.BT_WHOLE_CHARS),
                              help="On: a patch that would start inside a UTF-8 character starts at the character "
                                   "instead. Off: cut bytes anywhere, as the BLT does.")
     return rule, float(threshold), bool(whole)
@@ -231,7 +234,8 @@ def languages_section(
     if st.session_state[state.BT_PARALLEL] not in sources:
         st.session_state[state.BT_PARALLEL] = sources[0]
     chosen = st.segmented_control(
-        "Parallel text", sources, format_func=models.PARALLEL_SOURCES.__getitem__, key=state.BT_PARALLEL,
+        "Parallel text", sources, format_func=models.PARALLEL_SOURCES.__getitem__,
+        **state.kept(state.BT_PARALLEL),
         required=True, help="The same text in several languages. PUD needs the data folder.",
     )
     with st.spinner("Measuring every language …"):
@@ -260,10 +264,11 @@ def superword_form() -> models.SuperSettings | None:
     options = models.super_corpus_options()
     with st.sidebar.form("bt_super_form", border=False):
         st.markdown("### Superword BPE")
-        corpus = st.selectbox("Trained on", list(options), format_func=options.__getitem__, key=state.BT_SUPER_CORPUS)
-        vocab = st.number_input("Vocabulary size", step=500, key=state.BT_SUPER_VOCAB,
+        corpus = st.selectbox("Trained on", list(options), format_func=options.__getitem__,
+                              **state.kept(state.BT_SUPER_CORPUS))
+        vocab = st.number_input("Vocabulary size", step=500, **state.kept(state.BT_SUPER_VOCAB),
                                 help=f"Both tokenizers end at this size (at most {models.MAX_VOCAB:,}).")
-        transition = st.number_input("Transition", step=500, key=state.BT_SUPER_TRANSITION,
+        transition = st.number_input("Transition", step=500, **state.kept(state.BT_SUPER_TRANSITION),
                                      help="SuperBPE is plain BPE up to this size, then merges may cross spaces.")
         submitted = st.form_submit_button("Train", type="primary", icon=":material/model_training:", key="bt_super_train")
     if not submitted:

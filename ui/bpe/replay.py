@@ -74,11 +74,11 @@ def replay_view(*, show_whitespace: bool) -> None:
 
     pick_col, text_col = st.columns([1, 2], gap="large")
     with pick_col:
-        key = st.selectbox("Tokenizer", keys, format_func=label, key=state.BPE_REPLAY_TOKENIZER)
+        key = st.selectbox("Tokenizer", keys, format_func=label, **state.kept(state.BPE_REPLAY_TOKENIZER))
         with st.expander("Why only these?"):
             st.caption("Only byte-level BPE loaded from a ranked list of merges can be replayed. Not "
                        "replayable: " + widgets.md_escape(", ".join(others)) + ".")
-    text = text_col.text_area("Text", key=state.BPE_REPLAY_TEXT, height=110,
+    text = text_col.text_area("Text", **state.kept(state.BPE_REPLAY_TEXT), height=110,
                               help=f"Up to {REPLAY_MAX_CHARS:,} characters are replayed. Ctrl+Enter applies it.")
     if len(text) > REPLAY_MAX_CHARS:
         text_col.caption(f"Replaying the first {REPLAY_MAX_CHARS:,} of the text's {len(text):,} characters: "

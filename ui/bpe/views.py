@@ -191,35 +191,39 @@ def training_form() -> tuple[TrainSettings, str] | None:
     ss = st.session_state
     with st.sidebar.container(key="bpe_form"):
         st.markdown("### Train a BPE")
-        corpus = st.selectbox("Corpus", list(options), format_func=options.__getitem__, key=state.BPE_CORPUS)
+        corpus = st.selectbox("Corpus", list(options), format_func=options.__getitem__,
+                              **state.kept(state.BPE_CORPUS))
         presets.offer(corpus)
         upload = None
         if corpus == PASTE:
-            st.text_area("Pasted text", key=state.BPE_PASTE, height=120, help="The corpus to train on.")
+            st.text_area("Pasted text",
+                         **state.kept(state.BPE_PASTE), height=120, help="The corpus to train on.")
         elif corpus == UPLOAD:
             upload = st.file_uploader("A .txt file", type=["txt"], key=state.BPE_UPLOAD,
                                       help="UTF-8 text, the corpus to train on.")
-        mode = st.radio("Mode", list(bpe.MODES), format_func=bpe.MODES.__getitem__, key=state.BPE_MODE,
+        mode = st.radio("Mode", list(bpe.MODES), format_func=bpe.MODES.__getitem__,
+                        **state.kept(state.BPE_MODE),
                         horizontal=True, help=MODE_HELP)
         end_of_word, pattern_name, custom = ss[state.BPE_END_OF_WORD], ss[state.BPE_PATTERN], ss[state.BPE_CUSTOM_PATTERN]
         if mode == "char":  # character mode splits on whitespace: a layout of </w>, no pattern to pick
             end_of_word = st.radio("End of word", list(bpe.END_OF_WORDS),
                                    format_func=lambda key: widgets.md_escape(bpe.END_OF_WORDS[key].split(":")[0]),
-                                   key=state.BPE_END_OF_WORD, horizontal=True, help=END_OF_WORD_HELP)
+                                   **state.kept(state.BPE_END_OF_WORD), horizontal=True, help=END_OF_WORD_HELP)
         else:
-            pattern_name = st.selectbox("Pre-tokenization pattern", [*NAMED_PATTERNS, CUSTOM], key=state.BPE_PATTERN,
+            pattern_name = st.selectbox("Pre-tokenization pattern", [*NAMED_PATTERNS, CUSTOM],
+                                        **state.kept(state.BPE_PATTERN),
                                         help="Merges never cross the chunks this regex cuts.")
             if pattern_name == CUSTOM:
-                custom = st.text_input("Custom regex", key=state.BPE_CUSTOM_PATTERN,
+                custom = st.text_input("Custom regex", **state.kept(state.BPE_CUSTOM_PATTERN),
                                        help="A regular expression for the regex package; Enter applies it.")
         size_kind = st.radio("Stop at a", list(SIZE_KINDS), format_func=SIZE_KINDS.__getitem__,
-                             key=state.BPE_SIZE_KIND, horizontal=True)
+                             **state.kept(state.BPE_SIZE_KIND), horizontal=True)
         # no min_value: the browser would keep a typed 0 or -1 in the box but silently send the last
         # valid value; settings_from_form refuses it with a message instead
-        size = st.number_input("Merges or vocabulary size", step=100, key=state.BPE_SIZE,
+        size = st.number_input("Merges or vocabulary size", step=100, **state.kept(state.BPE_SIZE),
                                help=f"At most {MAX_MERGES:,} merges.")
         tie = st.radio("Tie rule", list(bpe.TIE_BREAKS), format_func=bpe.TIE_BREAKS.__getitem__,
-                       key=state.BPE_TIE, help=TIE_HELP)
+                       **state.kept(state.BPE_TIE), help=TIE_HELP)
         submitted = st.button("Train", type="primary", icon=":material/model_training:", key="bpe_train",
                               help=f"{long_word_note()} A Stop button stops a long training.")
     if not (presets.pending() or submitted):
@@ -390,7 +394,7 @@ def merges_section(settings: TrainSettings, result: bpe.BPEResult) -> None:
     """All merges: a searchable table, CSV and JSON downloads, and the merge tree of a picked token."""
     tok = result.tokenizer
     frame = _merges_frame(settings, result)
-    query = st.text_input("Search the merges", key=state.BPE_FILTER,
+    query = st.text_input("Search the merges", **state.kept(state.BPE_FILTER),
                           placeholder="a piece such as ing, a pair such as e + r, or a merge number such as 42")
     shown = render.filter_merges(frame, query)
     table_col, tree_col = st.columns([3, 2], gap="large")

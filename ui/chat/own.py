@@ -27,7 +27,8 @@ def sidebar() -> None:
     if st.session_state.get(state.CF_CONFIG_UPLOAD) is not None:
         names = uploads.names()
         uploads.prune(state.CF_CONFIG_TOKENIZER)
-        st.selectbox("Tokenize it with", list(names), format_func=names.get, key=state.CF_CONFIG_TOKENIZER)
+        st.selectbox("Tokenize it with", list(names), format_func=names.get,
+                     **state.kept(state.CF_CONFIG_TOKENIZER))
 
 
 def cards(messages: Sequence[cf.Message], *, show_whitespace: bool) -> None:

@@ -64,7 +64,8 @@ def numbers_case(keys: Sequence[str]) -> None:
 def spelling_case(keys: Sequence[str]) -> None:
     letter = catalog.SPELLING_LETTER
     word = st.segmented_control(
-        "Word", catalog.SPELLING_WORDS, key=state.PF_WORD, required=True, label_visibility="collapsed"
+        "Word", catalog.SPELLING_WORDS,
+        **state.kept(state.PF_WORD), required=True, label_visibility="collapsed"
     ) or "strawberry"
     rows = []
     for key, tokenizer in loaded(keys):
@@ -134,7 +135,8 @@ def indentation_case(keys: Sequence[str]) -> None:
     if costs:
         st.dataframe(pd.DataFrame(costs), hide_index=True, width="stretch")
         st.caption("Tokens that are only leading whitespace, of all the snippet's tokens, per indentation style.")
-    unit = st.segmented_control("Draw", list(catalog.INDENT_UNITS), key=state.PF_INDENT, required=True)
+    unit = st.segmented_control("Draw", list(catalog.INDENT_UNITS),
+                                **state.kept(state.PF_INDENT), required=True)
     _rows(catalog.indented(catalog.INDENT_UNITS[unit or "4 spaces"]), keys, whitespace=True)
 
 
@@ -143,7 +145,8 @@ def glitch_case(keys: Sequence[str]) -> None:  # noqa: ARG001 — scans one toke
     options = byte_level_keys()
     if st.session_state[state.PF_GLITCH_TOKENIZER] not in options:
         st.session_state[state.PF_GLITCH_TOKENIZER] = options[0]
-    key = st.selectbox("Vocabulary", options, format_func=lambda k: names.get(k, k), key=state.PF_GLITCH_TOKENIZER)
+    key = st.selectbox("Vocabulary", options, format_func=lambda k: names.get(k, k),
+                       **state.kept(state.PF_GLITCH_TOKENIZER))
     tokenizer = cache.get_tokenizer(key, names.get(key))
     if isinstance(tokenizer, cache.Unavailable):
         st.warning(f"{tokenizer.name} is unavailable: {tokenizer.reason}", icon=":material/warning:")

@@ -32,12 +32,12 @@ ORDERS = {"median": "sorted by median", "corpus": "corpus order"}
 def validation_sidebar() -> float | None:
     """The "validated pairs" switch and threshold in the sidebar; the threshold as a share, or None when off."""
     with st.sidebar:
-        on = st.toggle("Validated pairs only", key=state.LT_VALIDATE,
+        on = st.toggle("Validated pairs only", **state.kept(state.LT_VALIDATE),
                        help="Leave out language × tokenizer pairs whose unknown-token share is above the threshold: "
                             "a tokenizer that maps a script to unknown tokens looks cheap because it lost the text.")
         if on:
             st.number_input("Unknown tokens above (%)", min_value=0.0, max_value=100.0, step=1.0,
-                            key=state.LT_UNKNOWN_MAX)
+                            **state.kept(state.LT_UNKNOWN_MAX))
     return float(st.session_state[state.LT_UNKNOWN_MAX]) / 100.0 if on else None
 
 
@@ -64,7 +64,8 @@ def left_out_note(marked: pd.DataFrame, threshold: float | None) -> None:
 def distribution(choice: Choice, tokenizers: dict[str, Any], marked: pd.DataFrame, tokenizer: str) -> None:
     """Box plot of the per-segment premium under ``tokenizer``, and the table of medians and quartiles."""
     premiums = segment_premiums(choice, {_memo_key(key): key for key in tokenizers}, tokenizers)
-    order = st.segmented_control("Boxes", list(ORDERS), format_func=ORDERS.__getitem__, key=state.LT_DIST_ORDER,
+    order = st.segmented_control("Boxes", list(ORDERS), format_func=ORDERS.__getitem__,
+                                 **state.kept(state.LT_DIST_ORDER),
                                  required=True) or "median"
     figure = kept(sf.distribution_figure, premiums, marked, tokenizer, order=order, unit=choice.corpus.unit,
                   presenting=bool(st.session_state.get(state.PRESENTATION)))
@@ -141,7 +142,7 @@ def leaderboard(choice: Choice, threshold: float | None = None) -> None:
     keys = st.multiselect("Tokenizers of the leaderboard", list(names), format_func=lambda k: names.get(k, k),
                           key=BOARD_PICK, on_change=_board_picked, args=(list(names),))
     value = st.segmented_control("Cells", list(sf.BOARD_VALUES), format_func=sf.BOARD_VALUES.__getitem__,
-                                 key=state.LT_BOARD_VALUE, required=True) or "bytes_per_token"
+                                 **state.kept(state.LT_BOARD_VALUE), required=True) or "bytes_per_token"
     if not st.session_state[state.LT_BOARD]:
         if st.button("Build the leaderboard", key="lt_board_go", icon=":material/leaderboard:"):
             st.session_state[state.LT_BOARD] = True

@@ -28,7 +28,8 @@ UNITS = {"words": "words per context", "segments": "segments per context", "cost
 
 def heatmap(table: pd.DataFrame, tokenizer: str) -> None:
     """Languages × tokenizers on a diverging scale around 1×; big selections show the chart's subset."""
-    order = st.segmented_control("Rows", list(ORDERS), format_func=ORDERS.__getitem__, key=state.LT_ORDER,
+    order = st.segmented_control("Rows", list(ORDERS), format_func=ORDERS.__getitem__,
+                                 **state.kept(state.LT_ORDER),
                                  required=True)
     shown = table
     if table["language"].nunique() > tf.MAX_BARS:
@@ -72,13 +73,14 @@ def generations(choice: Choice) -> None:
 def practical_units(table: pd.DataFrame, base_name: str, unit_name: str) -> None:
     """How much of each language fits in N tokens, and what a million words of it cost."""
     names = {**UNITS, "segments": f"{unit_name}s per context"}
-    unit = st.segmented_control("Show", list(UNITS), format_func=names.__getitem__, key=state.LT_UNIT,
+    unit = st.segmented_control("Show", list(UNITS), format_func=names.__getitem__,
+                                **state.kept(state.LT_UNIT),
                                 required=True) or "words"
     context_col, price_col, _ = st.columns([1, 1, 2], vertical_alignment="bottom")
     context = context_col.number_input("Context (tokens)", min_value=1, max_value=10_000_000, step=1_000,
-                                       key=state.LT_CONTEXT)
+                                       **state.kept(state.LT_CONTEXT))
     price = price_col.number_input("Price per million tokens", min_value=0.0, max_value=1_000.0, step=0.25,
-                                   format="%.2f", key=state.LT_PRICE)
+                                   format="%.2f", **state.kept(state.LT_PRICE))
     fit = lt.context_fit(table, context_tokens=int(context), price_per_million=float(price))
     frame = tf.units_frame(table, fit, unit).round(2 if unit == "cost" else 0)
     number = "%.2f" if unit == "cost" else "localized"
@@ -97,8 +99,8 @@ def practical_units(table: pd.DataFrame, base_name: str, unit_name: str) -> None
 def own_translation(tokenizers: dict[str, Any]) -> None:
     """Paste a text and its translation: the ratio under each tokenizer, and the spans side by side."""
     left, right = st.columns(2, gap="medium")
-    text = left.text_area("Your text", key=state.LT_OWN_TEXT, height=110, max_chars=OWN_MAX_CHARS)
-    translation = right.text_area("Its translation", key=state.LT_OWN_TRANSLATION, height=110,
+    text = left.text_area("Your text", **state.kept(state.LT_OWN_TEXT), height=110, max_chars=OWN_MAX_CHARS)
+    translation = right.text_area("Its translation", **state.kept(state.LT_OWN_TRANSLATION), height=110,
                                   max_chars=OWN_MAX_CHARS)
     if not text.strip() or not translation.strip():
         st.info("Type a text on the left and its translation on the right to compare them.", icon=":material/edit:")

@@ -203,7 +203,7 @@ def sidebar() -> Choice | None:
     names = uploads.names()  # the registry, then this session's uploaded tokenizers
     with st.sidebar:
         key = st.selectbox("Parallel corpus", list(titles), format_func=titles.__getitem__,
-                           key=state.LT_CORPUS, on_change=_corpus_changed)
+                           **state.kept(state.LT_CORPUS), on_change=_corpus_changed)
         if key == YOURS:
             st.caption(md_escape(f"{len(mine.languages)} languages, {len(mine.segment_ids):,} segments. Your "
                                  "file stays in this session: the page's link leaves the corpus out."))
@@ -223,13 +223,15 @@ def sidebar() -> Choice | None:
         st.session_state[state.LT_LANGUAGES] = list(parallel_corpus.preset(corpus, preset))
     label = {code: corpus.language(code).name for code in codes}.__getitem__
     with st.sidebar:
-        st.segmented_control("Languages", parallel_corpus.PRESETS, key=state.LT_PRESET, on_change=_preset_changed)
+        st.segmented_control("Languages", parallel_corpus.PRESETS,
+                             **state.kept(state.LT_PRESET), on_change=_preset_changed)
         with st.expander(f"{len(st.session_state[state.LT_LANGUAGES]):,} languages chosen"):
-            st.multiselect("Pick languages one by one", codes, format_func=label, key=state.LT_LANGUAGES,
+            st.multiselect("Pick languages one by one", codes, format_func=label,
+                           **state.kept(state.LT_LANGUAGES),
                            on_change=_languages_changed)
-        base = st.selectbox("Base language (1×)", codes, format_func=label, key=state.LT_BASE)
+        base = st.selectbox("Base language (1×)", codes, format_func=label, **state.kept(state.LT_BASE))
         keys = st.multiselect("Tokenizers", widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
-                              key=state.LT_TOKENIZERS)
+                              **state.kept(state.LT_TOKENIZERS))
         widgets.model_finder(state.LT_TOKENIZERS, names, key="lt_find_model")
         with st.expander("Your own tokenizer"):
             uploads.sidebar_uploader("lt_")
@@ -375,7 +377,7 @@ def chart_tokenizer(table: pd.DataFrame) -> str:
     if st.session_state[state.LT_CHART_TOKENIZER] not in keys:
         st.session_state[state.LT_CHART_TOKENIZER] = "cl100k_base" if "cl100k_base" in keys else keys[0]
     return st.segmented_control("Tokenizer of the chart", keys, format_func=lambda k: tf.short_name(k, names[k]),
-                                key=state.LT_CHART_TOKENIZER, required=True)
+                                **state.kept(state.LT_CHART_TOKENIZER), required=True)
 
 
 def _on_bar_click() -> None:
@@ -411,7 +413,8 @@ def focus_view(table: pd.DataFrame, choice: Choice, tokenizer: str, tokenizers: 
                                                default=codes[0])
     names = derived(table, "labels", tf.labels)
     left, right = st.columns([2, 1], vertical_alignment="bottom")
-    focus = left.selectbox("Language shown as tokens", codes, format_func=names.__getitem__, key=state.LT_FOCUS)
+    focus = left.selectbox("Language shown as tokens", codes, format_func=names.__getitem__,
+                           **state.kept(state.LT_FOCUS))
     shared = corpus.shared([focus, choice.base])[:FOCUS_SEGMENTS]
     if right.button("Open in the Playground", key=client.GOTO_KEY_PREFIX + "lt_open_playground", icon=":material/open_in_new:"):
         _open_in_playground(corpus.text(focus, corpus.shared([focus, choice.base])), tokenizer, list(tokenizers))

@@ -57,7 +57,8 @@ def characters_view(text: str, facts: TextFacts) -> None:
     # subtle: a shorter text may leave the page number past the end; clamp it before the widget draws
     st.session_state[state.UC_PAGE] = min(max(1, int(st.session_state[state.UC_PAGE])), pages)
     if pages > 1:
-        st.number_input(f"Page (of {pages:,})", min_value=1, max_value=pages, step=1, key=state.UC_PAGE)
+        st.number_input(f"Page (of {pages:,})", min_value=1, max_value=pages, step=1,
+                        **state.kept(state.UC_PAGE))
     page = st.session_state[state.UC_PAGE] if pages > 1 else 1
     first = (page - 1) * PAGE_SIZE
     rows = char_table.char_rows(text, facts.starts, first, PAGE_SIZE, confusable=facts.confusable)
@@ -89,7 +90,7 @@ def tokenizers_view(text: str) -> None:
     names = cache.registry_names()
     keys = st.multiselect(
         "Tokenizers", widgets.tokenizer_options(names), format_func=widgets.tokenizer_label(names),
-        key=state.UC_TOKENIZERS,
+        **state.kept(state.UC_TOKENIZERS),
     )
     widgets.model_finder(state.UC_TOKENIZERS, names, key="uc_find_model")
     rows = []

@@ -88,13 +88,13 @@ def sweep_form() -> SweepSettings:
     summary = f"Sweep: BPE up to {applied.max_vocab:,} tokens, {applied.pattern_name} pattern{also}"
     with st.expander(widgets.md_escape(summary), icon=":material/tune:"), st.form("wc_sweep_form", border=False):
         cols = st.columns([3, 2, 4, 2], vertical_alignment="bottom")
-        cols[0].select_slider("Largest vocabulary", options=VOCAB_STOPS, key=state.WC_MAX_VOCAB,
+        cols[0].select_slider("Largest vocabulary", options=VOCAB_STOPS, **state.kept(state.WC_MAX_VOCAB),
                               format_func="{:,}".format,
                               help="BPE is measured at every size up to this one, from one training run.")
-        cols[1].selectbox("Pre-tokenization (BPE)", list(NAMED_PATTERNS), key=state.WC_PATTERN)
-        cols[2].multiselect("Also train", others, key=state.WC_OTHERS, format_func=_algorithm_label,
+        cols[1].selectbox("Pre-tokenization (BPE)", list(NAMED_PATTERNS), **state.kept(state.WC_PATTERN))
+        cols[2].multiselect("Also train", others, **state.kept(state.WC_OTHERS), format_func=_algorithm_label,
                             help=OTHERS_HELP)
-        cols[3].number_input("Sizes", min_value=3, max_value=12, key=state.WC_POINTS,
+        cols[3].number_input("Sizes", min_value=3, max_value=12, **state.kept(state.WC_POINTS),
                              help="How many log-spaced sizes WordPiece and Unigram train at (BPE: every size).")
         st.form_submit_button("Run the sweep", type="primary", key=RUN_SWEEP, icon=":material/play_arrow:")
     return applied
@@ -214,7 +214,8 @@ def units_section(data: CorpusData, keys: Sequence[str]) -> None:
     subwords: list[tuple[str, int, int]] = []
     algorithms: dict[str, str] = {}
     if found.bpe is not None:
-        wanted = st.select_slider("BPE vocabulary size", options=UNITS_STOPS, key=state.WC_UNITS_VOCAB,
+        wanted = st.select_slider("BPE vocabulary size", options=UNITS_STOPS,
+                                  **state.kept(state.WC_UNITS_VOCAB),
                                   format_func="{:,}".format, help="BPE trained here, from the compression sweep.")
         size = min(wanted, found.bpe.max_vocab)
         if size < wanted:

@@ -28,7 +28,8 @@ HEAPS_STARTS = (0, 1, 10, 100, 1_000, 10_000)  # 0: core.measures.wordstats.heap
 def word_section(data: CorpusData) -> None:
     """Counts, Zipf, Heaps and the OOV curve of the corpus under the word rule picked here."""
     rules = wordstats.WORD_RULES
-    rule = st.radio("What is a word?", list(rules), format_func=lambda k: rules[k].label, key=state.WC_RULE,
+    rule = st.radio("What is a word?", list(rules), format_func=lambda k: rules[k].label,
+                    **state.kept(state.WC_RULE),
                     horizontal=True)
     st.caption(f"Rule: {rules[rule].description}.")
     report = cache.word_report(data, rule)
@@ -69,7 +70,8 @@ def _zipf(stats: wordstats.WordStats, rule: str) -> None:
     st.select_slider("Fit window (ranks)", options=RANK_STOPS, value=st.session_state[state.WC_ZIPF_WINDOW],
                      key=ZIPF_WIDGET, on_change=_remember_window,
                      help="Drag either end to fit Zipf's line over other ranks (the shaded band).")
-    method = st.radio("Zipf's fit through", list(methods), key=state.WC_ZIPF_METHOD, horizontal=True,
+    method = st.radio("Zipf's fit through", list(methods),
+                      **state.kept(state.WC_ZIPF_METHOD), horizontal=True,
                       format_func=lambda k: methods[k][0],
                       help=" ".join(f"{label.capitalize()}: {how}." for label, how in methods.values()))
     lo, hi = st.session_state[state.WC_ZIPF_WINDOW]
@@ -103,7 +105,8 @@ def _remember_window() -> None:
 
 def _heaps(stats: wordstats.WordStats, rule: str) -> None:
     slot = st.container()
-    st.selectbox("Heaps' fit starts at", HEAPS_STARTS, key=state.WC_HEAPS_START, format_func=_start_label,
+    st.selectbox("Heaps' fit starts at", HEAPS_STARTS,
+                 **state.kept(state.WC_HEAPS_START), format_func=_start_label,
                  help="The first words of a text are nearly all new, which bends the curve; the fit starts "
                       f"further in. Automatic: {wordstats.TEXTBOOK_HEAPS_START:,} words in once the text has "
                       f"{wordstats.TEXTBOOK_HEAPS_MIN_TOKENS:,} (the textbook's start), else 100 (fewer in a tiny text).")
@@ -162,13 +165,15 @@ def calculator_section() -> None:
     """V and d (and N) in, the vocabulary's parameters, share and output cost out; the published models below."""
     names = [""] + [p.name for p in vocab_cost.PRESETS]
     cols = st.columns([3, 2, 2, 3, 2], vertical_alignment="bottom")
-    cols[0].selectbox("Start from", names, format_func=lambda n: n or "your own figures", key=state.WC_PRESET,
+    cols[0].selectbox("Start from", names, format_func=lambda n: n or "your own figures",
+                      **state.kept(state.WC_PRESET),
                       on_change=_apply_preset)
-    cols[1].number_input("Vocabulary V", min_value=1, step=1_000, key=state.WC_V, on_change=_to_custom)
-    cols[2].number_input("Width d", min_value=1, step=128, key=state.WC_D, on_change=_to_custom)
-    cols[3].number_input("Parameters N (0: unknown)", min_value=0, step=1_000_000, key=state.WC_N,
+    cols[1].number_input("Vocabulary V", min_value=1, step=1_000,
+                         **state.kept(state.WC_V), on_change=_to_custom)
+    cols[2].number_input("Width d", min_value=1, step=128, **state.kept(state.WC_D), on_change=_to_custom)
+    cols[3].number_input("Parameters N (0: unknown)", min_value=0, step=1_000_000, **state.kept(state.WC_N),
                          on_change=_to_custom)
-    cols[4].toggle("Tied", key=state.WC_TIED, on_change=_to_custom,
+    cols[4].toggle("Tied", **state.kept(state.WC_TIED), on_change=_to_custom,
                    help="Tied: the output layer reuses the input embedding's matrix.")
     ss = st.session_state
     try:
