@@ -49,6 +49,16 @@ FIRST_SCREEN_JS = r"""() => {
   const r = title.getBoundingClientRect();
   if (r.top < 0 || r.left < 0 || r.right > W + 1 || r.bottom > H) out.push('title outside the screen');
   if (blockers.some(b => hit(r, b))) out.push('title under the header');
+  // the letters' lower half (the BPE page's view buttons once lay over it): points along the last line's
+  // glyphs, 2 px above the bottom of its em box, must be the title's own
+  const range = document.createRange(); range.selectNodeContents(title);
+  const line = [...range.getClientRects()].pop(), style = getComputedStyle(title);
+  const leading = (parseFloat(style.lineHeight) - parseFloat(style.fontSize)) / 2;
+  const low = line.bottom - Math.max(leading, 0) - 2;
+  for (let i = 1; i < 12 && low < H; i++) {
+    const over = document.elementFromPoint(line.left + (line.width * i) / 12, low);
+    if (over && !title.contains(over)) { out.push('title covered by: ' + name(over)); break; }
+  }
   const controls = [...document.querySelectorAll('[data-testid=stMain] :is(button, textarea, input[type=text], '
       + 'input[type=number], [role=tab], [data-baseweb=select], [role=slider], [data-testid=stCheckbox] label)')]
     .filter(shown);
