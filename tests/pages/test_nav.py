@@ -84,3 +84,21 @@ def test_every_page_comes_back_as_it_was_left() -> None:
 
     at.switch_page(PAGES[1]).run()
     assert at.text_area(key=state.BPE_TEXT).value == "Scrub this sentence."
+
+
+def test_the_playgrounds_price_and_decoder_ids_survive_another_page() -> None:
+    """Widgets outside the page's declared state were dropped when another page ran (the price per
+    million tokens and the decoder's pasted ids came back empty); drawn with ``state.kept``,
+    Streamlit keeps them."""
+    from ui.context_view import PRICE_KEY
+    from ui.decode_view import IDS_KEY
+
+    at = AppTest.from_file(PAGES[0], default_timeout=120).run()
+    at.sidebar.number_input(key=PRICE_KEY).set_value(2.5).run()
+    at.text_area(key=IDS_KEY).input("9906, 11").run()
+    assert not at.exception
+    at.switch_page(PAGES[1]).run()
+    assert not at.exception
+    at.switch_page(PAGES[0]).run()
+    assert at.sidebar.number_input(key=PRICE_KEY).value == 2.5
+    assert at.text_area(key=IDS_KEY).value == "9906, 11"
