@@ -107,7 +107,10 @@ def keep_declared(drawn: Collection[str] = ()) -> None:
     area, a form on a hidden view), and the page then comes back with its defaults. Writing a
     value back under its own key turns it into plain session state, which is never dropped; the
     widget picks it up again when it is drawn. Only keys declared through ``init`` are written:
-    buttons and file uploaders refuse values set this way, and they are never declared.
+    buttons and file uploaders refuse values set this way, and they are never declared. Keys whose
+    widgets are drawn with ``kept`` are not written either: Streamlit keeps those itself (and the
+    write-back could lose them, see ``kept``). What is left to write is plain state and the tab bars'
+    open tabs (``st.tabs`` takes no ``persist_state``).
 
     ``drawn``: keys whose widgets this page draws on every run, given their value as ``default=``
     too. They are not written back: a written-back value goes to the browser as set by the app, and
