@@ -36,8 +36,8 @@ with st.sidebar:
         st.text_input("Function", **state.kept(state.CF_TOOL_NAME))
         st.text_input("Arguments (JSON)", **state.kept(state.CF_TOOL_ARGS))
         st.text_input("Result (JSON)", **state.kept(state.CF_TOOL_RESULT))
-    st.text_area("Assistant reply",
-                 **state.kept(state.CF_REPLY), height=68, help="Empty: the format's reply prompt is shown.")
+    st.text_area("Assistant reply", height=68, help="Empty: the format's reply prompt is shown.",
+                 **state.kept(state.CF_REPLY))
     show_whitespace = st.toggle("Show whitespace · ↵", **state.kept(state.CF_SHOW_WHITESPACE))
     own.sidebar()
 

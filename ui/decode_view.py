@@ -28,9 +28,8 @@ def decode_view(tokenizers: Mapping[str, Any]) -> None:
         if not usable:
             st.caption("Pick a tokenizer above to decode ids with it.")
             return
-        raw = st.text_area("Token ids",
-                           **state.kept(IDS_KEY), height=80, placeholder="[9906, 11, 1917] or 9906, 11, 1917",
-                           help="Commas, spaces or a JSON list.")
+        raw = st.text_area("Token ids", height=80, placeholder="[9906, 11, 1917] or 9906, 11, 1917",
+                           help="Commas, spaces or a JSON list.", **state.kept(IDS_KEY))
         key = st.selectbox("Tokenizer", list(usable), format_func=lambda k: usable[k].name,
                            **state.kept(TOKENIZER_KEY))
         if not raw.strip() or key is None:

@@ -68,7 +68,9 @@ def playground_defaults() -> dict[str, Any]:
     }
 
 
-# Keys whose widgets Streamlit itself keeps across pages (``kept``); ``keep_declared`` leaves them alone.
+# Declared keys whose widgets Streamlit itself keeps across pages (``kept``): ``keep_declared`` leaves
+# them alone. Only declared keys are recorded (the others it never writes), so the set stays as small as
+# the pages' declared state, whatever per-tokenizer keys (a context window each) are drawn.
 _KEPT_BY_WIDGET: set[str] = set()
 
 
@@ -80,7 +82,8 @@ def kept(key: str) -> dict[str, str]:
     load) left the value under the widget's id, which the switch drops; and a value written back goes to
     the browser as set by the app, so a click made while that run was on its way was undone.
     """
-    _KEPT_BY_WIDGET.add(key)
+    if key in _DECLARED:
+        _KEPT_BY_WIDGET.add(key)
     return {"key": key, "persist_state": "session"}
 
 

@@ -73,8 +73,8 @@ def training_form() -> tuple[GridSettings, str] | None:
         corpus = st.selectbox("Corpus", list(options), format_func=options.__getitem__,
                               **state.kept(state.AL_CORPUS))
         with st.expander("Your own corpus: paste or upload"):
-            st.text_area("Pasted text",
-                         **state.kept(state.AL_PASTE), height=120, help="Used when the corpus is 'Pasted text'.")
+            st.text_area("Pasted text", height=120, help="Used when the corpus is 'Pasted text'.",
+                         **state.kept(state.AL_PASTE))
             upload = st.file_uploader("A .txt file", type=["txt"], key=state.AL_UPLOAD,
                                       help="UTF-8 text; used when the corpus is 'Uploaded .txt file'.")
         flavour = st.radio("BPE row", list(flavours), format_func=lambda k: widgets.md_escape(flavours[k]),

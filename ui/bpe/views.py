@@ -196,8 +196,8 @@ def training_form() -> tuple[TrainSettings, str] | None:
         presets.offer(corpus)
         upload = None
         if corpus == PASTE:
-            st.text_area("Pasted text",
-                         **state.kept(state.BPE_PASTE), height=120, help="The corpus to train on.")
+            st.text_area("Pasted text", height=120, help="The corpus to train on.",
+                         **state.kept(state.BPE_PASTE))
         elif corpus == UPLOAD:
             upload = st.file_uploader("A .txt file", type=["txt"], key=state.BPE_UPLOAD,
                                       help="UTF-8 text, the corpus to train on.")

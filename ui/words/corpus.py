@@ -35,8 +35,8 @@ def _corpus_form() -> tuple[CorpusChoice, str] | None:
                            **state.kept(state.WC_CORPUS),
                            label_visibility="collapsed")
         with st.expander("Your own corpus: paste or upload"):
-            st.text_area("Pasted text",
-                         **state.kept(state.WC_PASTE), height=120, help="Used when the corpus is 'Pasted text'.")
+            st.text_area("Pasted text", height=120, help="Used when the corpus is 'Pasted text'.",
+                         **state.kept(state.WC_PASTE))
             upload = st.file_uploader("A .txt file", type=["txt"], key=state.WC_UPLOAD,
                                       help="UTF-8 text; used when the corpus is 'Uploaded .txt file'.")
         submitted = st.form_submit_button("Use this corpus", type="primary", key="wc_use_corpus",
